@@ -1,0 +1,218 @@
+// Command blockmate is a companion console for Minecraft: Java Edition: a
+// headless bot that joins a world opened to LAN, driven by tool calls from
+// its console or, as `blockmate sidecar`, from JSON Lines on stdin.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/protocol"
+)
+
+// version is set at build time with -ldflags "-X main.version=…"; otherwise
+// the module's build information is used.
+var version = ""
+
+const usage = `blockmate: a companion for Minecraft: Java Edition that joins your LAN world as a bot.
+
+Usage:
+  blockmate [flags]            open the console (finds worlds opened to LAN on its own)
+  blockmate sidecar [flags]    speak the JSON Lines tool protocol on stdin/stdout
+  blockmate tools              print the tool catalog as JSON
+  blockmate --version          print the version
+  blockmate --help             this text
+
+Run "blockmate sidecar --help" for the sidecar's flags.
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := ""
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "":
+		return runConsole(args, stdout, stderr)
+	case "sidecar":
+		return runSidecar(args, stdin, stdout, stderr)
+	case "tools":
+		return runTools(args, stdout, stderr)
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "blockmate: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+}
+
+// common holds the flags every subcommand shares.
+type common struct {
+	logFile  string
+	logLevel string
+	version  bool
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+}
+
+// logger opens the log destination. Logs never go to stdout, which belongs
+// to the protocol.
+func (c *common) logger(stderr io.Writer) (*slog.Logger, func(), error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, nil, fmt.Errorf("--log-level must be debug, info, warn or error; got %q", c.logLevel)
+	}
+	out, closeFn := stderr, func() {}
+	if c.logFile != "" {
+		f, err := os.OpenFile(c.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot open the log file: %w", err)
+		}
+		out, closeFn = f, func() { f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: level})), closeFn, nil
+}
+
+// runtimeParts is everything a transport needs, wired once.
+type runtimeParts struct {
+	catalog    *protocol.Catalog
+	bus        *protocol.Bus
+	dispatcher *protocol.Dispatcher
+	// close leaves the world and stops background work.
+	close func(ctx context.Context)
+}
+
+// wire builds the catalog, the event bus and the dispatcher, and registers
+// every package's tools. It is the one place the parts meet.
+func wire(log *slog.Logger) *runtimeParts {
+	catalog := protocol.NewCatalog()
+	bus := protocol.NewBus(log)
+	d := protocol.NewDispatcher(catalog, bus, log)
+	protocol.RegisterBuiltins(catalog, d)
+	bot.RegisterTools(catalog, d)
+	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, close: func(context.Context) {}}
+}
+
+func parse(fs *flag.FlagSet, args []string, c *common, stdout io.Writer) (done bool, code int) {
+	fs.SetOutput(stdout)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, 0
+		}
+		return true, 2
+	}
+	if c.version {
+		fmt.Fprintln(stdout, "blockmate", versionString())
+		return true, 0
+	}
+	return false, 0
+}
+
+func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("blockmate sidecar", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	maxLine := fs.Int("max-line", protocol.DefaultMaxLine, "longest request line accepted, in bytes; longer lines are logged and skipped")
+	drain := fs.Duration("drain", 10*time.Second, "when stdin ends, how long calls in flight may finish before they are cancelled")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: blockmate sidecar [flags]\n\nSpeaks JSON Lines on stdin/stdout: one request {\"id\",\"tool\",\"args\"} per line in,\none response per request and events out. Logs go to stderr.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	// Help goes to stderr here: stdout is the protocol's even for --help.
+	if done, code := parse(fs, args, &c, stderr); done {
+		return code
+	}
+	log, closeLog, err := c.logger(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "blockmate:", err)
+		return 2
+	}
+	defer closeLog()
+	parts := wire(log)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log.Info("sidecar ready", "version", versionString(), "tools", len(parts.catalog.Names()))
+	err = protocol.Serve(ctx, parts.dispatcher, stdin, stdout, protocol.SidecarOptions{
+		MaxLine: *maxLine, Drain: *drain, Log: log, BeforeExit: parts.close,
+	})
+	if err != nil {
+		log.Error("sidecar ended with an error", "err", err)
+		return 1
+	}
+	log.Info("sidecar finished")
+	return 0
+}
+
+func runTools(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("blockmate tools", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	if done, code := parse(fs, args, &c, stderr); done {
+		return code
+	}
+	parts := wire(slog.New(slog.DiscardHandler))
+	tools := parts.catalog.Tools()
+	out := struct {
+		Count  int                  `json:"count"`
+		Tools  []protocol.ToolInfo  `json:"tools"`
+		Events []protocol.EventSpec `json:"events"`
+	}{Count: len(tools), Events: protocol.EventCatalog}
+	for _, t := range tools {
+		out.Tools = append(out.Tools, t.Info())
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintln(stderr, "blockmate:", err)
+		return 1
+	}
+	return 0
+}
+
+func runConsole(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("blockmate", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nFlags:\n"); fs.PrintDefaults() }
+	if done, code := parse(fs, args, &c, stdout); done {
+		return code
+	}
+	fmt.Fprintln(stderr, "blockmate: the console is not built yet. Use \"blockmate sidecar\" to drive the bot with JSON Lines, or \"blockmate tools\" to see what it can do.")
+	return 1
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		v := info.Main.Version
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+		if v != "" {
+			return v
+		}
+	}
+	return "dev"
+}

@@ -1,0 +1,64 @@
+package protocol
+
+import (
+	"context"
+	"time"
+)
+
+// RegisterBuiltins adds the tools that belong to the dispatcher itself:
+// mc_stop, mc_wait and mc_list_tools.
+func RegisterBuiltins(c *Catalog, d *Dispatcher) {
+	c.Add(Tool{
+		Name: "mc_stop",
+		Description: "Stops whatever the bot is doing right now: every running tool call and background task (following, walking, digging) is cancelled and answers with an error saying it was stopped. " +
+			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled.",
+		Effect: Write,
+		Handler: func(ctx context.Context, _ Args) (any, error) {
+			self := ""
+			if info, ok := ctx.Value(callKey{}).(*callInfo); ok {
+				self = info.key
+			}
+			cancelled := d.Stop(self, ErrStopped)
+			return struct {
+				Stopped   bool     `json:"stopped"`
+				Cancelled []string `json:"cancelled"`
+			}{true, cancelled}, nil
+		},
+	})
+	c.Add(Tool{
+		Name:        "mc_wait",
+		Description: "Waits the given number of milliseconds, then answers. Use it to let something happen in the game (a plant grow, a player arrive) before looking again. mc_stop ends the wait early.",
+		Args:        Schema{Int("ms", "how long to wait, in milliseconds (at most 10 minutes)", 0, 600000).Req()},
+		Effect:      Read,
+		Handler: func(ctx context.Context, a Args) (any, error) {
+			start := time.Now()
+			t := time.NewTimer(time.Duration(a.Int("ms")) * time.Millisecond)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return struct {
+				WaitedMS int64 `json:"waited_ms"`
+			}{time.Since(start).Milliseconds()}, nil
+		},
+	})
+	c.Add(Tool{
+		Name: "mc_list_tools",
+		Description: "Lists every tool blockmate offers with its description, argument schema (JSON Schema) and effect (read, write or destructive). " +
+			"Call it when unsure which tool fits or what arguments one takes.",
+		Effect: Read,
+		Handler: func(context.Context, Args) (any, error) {
+			tools := c.Tools()
+			infos := make([]ToolInfo, len(tools))
+			for i, t := range tools {
+				infos[i] = t.Info()
+			}
+			return struct {
+				Count int        `json:"count"`
+				Tools []ToolInfo `json:"tools"`
+			}{len(infos), infos}, nil
+		},
+	})
+}

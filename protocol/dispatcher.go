@@ -1,0 +1,378 @@
+package protocol
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Request is one tool call, whatever transport it came from.
+type Request struct {
+	// ID is the caller's correlation id exactly as sent (a JSON string or
+	// number); it is echoed back unchanged.
+	ID   json.RawMessage
+	Tool string
+	// Args are the raw arguments; nil means none.
+	Args map[string]json.RawMessage
+}
+
+// IDString renders the id for logs and messages: a string id without its
+// quotes, a number as written.
+func (r Request) IDString() string { return idString(r.ID) }
+
+func idString(id json.RawMessage) string {
+	var s string
+	if json.Unmarshal(id, &s) == nil {
+		return s
+	}
+	return string(id)
+}
+
+// Response is the one answer to a request. It marshals with its keys in the
+// order the protocol fixes: id, ok, then result or error.
+type Response struct {
+	ID     json.RawMessage
+	OK     bool
+	Result json.RawMessage
+	Error  string
+}
+
+// MarshalJSON writes {"id":…,"ok":true,"result":…} or {"id":…,"ok":false,"error":"…"}.
+func (r Response) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(32 + len(r.ID) + len(r.Result) + len(r.Error))
+	b.WriteString(`{"id":`)
+	if len(r.ID) == 0 {
+		b.WriteString("null")
+	} else {
+		b.Write(r.ID)
+	}
+	if r.OK {
+		b.WriteString(`,"ok":true,"result":`)
+		if len(r.Result) == 0 {
+			b.WriteString("{}")
+		} else {
+			b.Write(r.Result)
+		}
+	} else {
+		b.WriteString(`,"ok":false,"error":`)
+		msg, _ := json.Marshal(r.Error)
+		b.Write(msg)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Origin names the transport a call came through, for the console's
+// timeline and the logs.
+type Origin string
+
+const (
+	OriginSidecar Origin = "sidecar"
+	OriginConsole Origin = "console"
+	// OriginInternal marks calls a transport makes for its own display (the
+	// console's status poll); observers do not see them.
+	OriginInternal Origin = "internal"
+)
+
+type originKey struct{}
+
+// WithOrigin tags ctx with the transport a call came through.
+func WithOrigin(ctx context.Context, o Origin) context.Context {
+	return context.WithValue(ctx, originKey{}, o)
+}
+
+func originOf(ctx context.Context) Origin {
+	if o, ok := ctx.Value(originKey{}).(Origin); ok {
+		return o
+	}
+	return OriginSidecar
+}
+
+// Phase is where a call is in its life, for observers.
+type Phase int
+
+const (
+	Started Phase = iota
+	Finished
+)
+
+// CallEvent tells observers (the console's timeline) that a call started or
+// finished. Response is set when Phase is Finished.
+type CallEvent struct {
+	Phase    Phase
+	ID       json.RawMessage
+	Tool     string
+	Args     map[string]json.RawMessage
+	Origin   Origin
+	Started  time.Time
+	Duration time.Duration
+	Response Response
+}
+
+// RunningCall is a call in flight (or a background task a call started), as
+// mc_status and mc_stop report it.
+type RunningCall struct {
+	ID      string    `json:"id"`
+	Tool    string    `json:"tool"`
+	Started time.Time `json:"-"`
+}
+
+// ErrStopped is the cancellation cause mc_stop gives; a tool that sees it
+// was interrupted on purpose, not by a fault.
+var ErrStopped = errors.New("stopped by mc_stop")
+
+// ErrShutdown is the cancellation cause when blockmate itself is closing.
+var ErrShutdown = errors.New("blockmate is shutting down")
+
+type inflight struct {
+	RunningCall
+	cancel     context.CancelCauseFunc
+	background bool
+}
+
+// Dispatcher runs tool calls from every transport: the sidecar's stdin, the
+// console's input line and anything later. It validates arguments, runs each
+// call in the caller's goroutine with its own cancellable context, turns
+// panics and errors into error responses, and keeps the table of what runs so
+// mc_stop can cancel it.
+type Dispatcher struct {
+	catalog *Catalog
+	events  *Bus
+	log     *slog.Logger
+
+	mu        sync.Mutex
+	running   map[string]*inflight // keyed by the raw id text
+	nextTask  int
+	observers map[int]func(CallEvent)
+	nextObs   int
+}
+
+// NewDispatcher returns a dispatcher over the catalog. Events emitted by
+// tools go to bus. log may be nil.
+func NewDispatcher(catalog *Catalog, bus *Bus, log *slog.Logger) *Dispatcher {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Dispatcher{catalog: catalog, events: bus, log: log, running: map[string]*inflight{}, observers: map[int]func(CallEvent){}}
+}
+
+// Catalog returns the dispatcher's tool catalog.
+func (d *Dispatcher) Catalog() *Catalog { return d.catalog }
+
+// Events returns the event bus tools emit on.
+func (d *Dispatcher) Events() *Bus { return d.events }
+
+// Observe registers fn to hear about every call's start and end (but for
+// internal ones). fn runs on the calling goroutine and must not block.
+func (d *Dispatcher) Observe(fn func(CallEvent)) (cancel func()) {
+	d.mu.Lock()
+	id := d.nextObs
+	d.nextObs++
+	d.observers[id] = fn
+	d.mu.Unlock()
+	return func() { d.mu.Lock(); delete(d.observers, id); d.mu.Unlock() }
+}
+
+func (d *Dispatcher) notify(ev CallEvent) {
+	if ev.Origin == OriginInternal {
+		return
+	}
+	d.mu.Lock()
+	obs := make([]func(CallEvent), 0, len(d.observers))
+	for _, fn := range d.observers {
+		obs = append(obs, fn)
+	}
+	d.mu.Unlock()
+	for _, fn := range obs {
+		fn(ev)
+	}
+}
+
+// Running lists calls and background tasks in flight, oldest first.
+func (d *Dispatcher) Running() []RunningCall {
+	d.mu.Lock()
+	out := make([]RunningCall, 0, len(d.running))
+	for _, r := range d.running {
+		out = append(out, r.RunningCall)
+	}
+	d.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	return out
+}
+
+// Stop cancels every call and background task in flight except the one with
+// id except, and returns the ids it cancelled. This is the whole interrupt:
+// each call owns its own context, so there is no flag to forget to clear and
+// the next call always starts clean.
+func (d *Dispatcher) Stop(except string, cause error) []string {
+	d.mu.Lock()
+	var victims []*inflight
+	for key, r := range d.running {
+		if key == except {
+			continue
+		}
+		victims = append(victims, r)
+	}
+	d.mu.Unlock()
+	sort.Slice(victims, func(i, j int) bool { return victims[i].Started.Before(victims[j].Started) })
+	ids := make([]string, 0, len(victims))
+	for _, r := range victims {
+		r.cancel(cause)
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+type callKey struct{}
+
+type callInfo struct {
+	d    *Dispatcher
+	key  string // the raw id, the running table's key
+	id   string
+	tool string
+}
+
+// StartBackground registers work that outlives the call that starts it (a
+// follow, a guard) so that mc_status lists it and mc_stop cancels it. It
+// returns the context the work must honour and a done func to call when the
+// work ends. Outside a dispatched call it returns a plain cancellable
+// context.
+func StartBackground(ctx context.Context, name string) (context.Context, func()) {
+	info, ok := ctx.Value(callKey{}).(*callInfo)
+	bg, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	if !ok {
+		return bg, func() { cancel(nil) }
+	}
+	d := info.d
+	d.mu.Lock()
+	d.nextTask++
+	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true}
+	d.mu.Unlock()
+	return bg, func() {
+		cancel(nil)
+		d.mu.Lock()
+		delete(d.running, key)
+		d.mu.Unlock()
+	}
+}
+
+// Call runs one request to completion and returns its response. It never
+// panics and always returns exactly one response.
+func (d *Dispatcher) Call(ctx context.Context, req Request) Response {
+	start := time.Now()
+	origin := originOf(ctx)
+	resp := Response{ID: req.ID}
+	key := string(req.ID)
+
+	tool, ok := d.catalog.Lookup(req.Tool)
+	if !ok {
+		resp.Error = d.unknownTool(req.Tool)
+		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: req.Tool, Args: req.Args, Origin: origin, Started: start, Response: resp})
+		return resp
+	}
+	args, err := tool.Args.Validate(tool.Name, req.Args)
+	if err != nil {
+		resp.Error = err.Error()
+		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: req.Tool, Args: req.Args, Origin: origin, Started: start, Response: resp})
+		return resp
+	}
+
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	d.mu.Lock()
+	if other, busy := d.running[key]; busy && len(key) > 0 {
+		d.mu.Unlock()
+		resp.Error = fmt.Sprintf("id %s is already in use by a %s call that is still running; give every request its own id", key, other.Tool)
+		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: req.Tool, Args: req.Args, Origin: origin, Started: start, Response: resp})
+		return resp
+	}
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: req.IDString(), Tool: tool.Name, Started: start}, cancel: cancel}
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		delete(d.running, key)
+		d.mu.Unlock()
+	}()
+
+	d.notify(CallEvent{Phase: Started, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start})
+	callCtx = context.WithValue(callCtx, callKey{}, &callInfo{d: d, key: key, id: req.IDString(), tool: tool.Name})
+	result, err := d.run(callCtx, tool, args)
+	if err == nil && callCtx.Err() != nil && errors.Is(context.Cause(callCtx), ErrShutdown) {
+		err = context.Cause(callCtx)
+	}
+	if err != nil {
+		resp.Error = d.describeError(callCtx, tool.Name, start, err)
+	} else {
+		raw, merr := marshalResult(result)
+		if merr != nil {
+			d.log.Error("result does not marshal", "tool", tool.Name, "err", merr)
+			resp.Error = fmt.Sprintf("%s finished but its result could not be encoded (%v); this is a blockmate bug, please report it", tool.Name, merr)
+		} else {
+			resp.OK, resp.Result = true, raw
+		}
+	}
+	d.log.Debug("call", "id", req.IDString(), "tool", tool.Name, "origin", origin, "ok", resp.OK, "took", time.Since(start))
+	d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start, Duration: time.Since(start), Response: resp})
+	return resp
+}
+
+func (d *Dispatcher) run(ctx context.Context, tool *Tool, args Args) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.log.Error("tool panicked", "tool", tool.Name, "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("%s failed inside blockmate (%v); nothing else was affected, you can try again or use another tool, and please report this bug", tool.Name, p)
+		}
+	}()
+	return tool.Handler(ctx, args)
+}
+
+func marshalResult(result any) (json.RawMessage, error) {
+	if result == nil {
+		return json.RawMessage("{}"), nil
+	}
+	if raw, ok := result.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(result)
+}
+
+// describeError turns a tool's error into the sentence the caller reads. A
+// call cut short by mc_stop or shutdown says so, whatever the tool returned.
+func (d *Dispatcher) describeError(ctx context.Context, tool string, start time.Time, err error) string {
+	if ctx.Err() != nil {
+		took := time.Since(start).Round(time.Millisecond)
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, ErrStopped):
+			return fmt.Sprintf("%s was stopped by mc_stop after %v; nothing more of it will happen, and the next call starts clean", tool, took)
+		case errors.Is(cause, ErrShutdown):
+			return fmt.Sprintf("%s was cancelled after %v because blockmate is shutting down", tool, took)
+		}
+	}
+	msg := err.Error()
+	if msg == "" {
+		msg = tool + " failed without saying why"
+	}
+	return msg
+}
+
+func (d *Dispatcher) unknownTool(name string) string {
+	shown := name
+	if len(shown) > 64 {
+		shown = shown[:64] + "..."
+	}
+	msg := fmt.Sprintf("unknown tool %q", shown)
+	if near := d.catalog.Closest(name, 3); len(near) > 0 {
+		msg += "; did you mean " + strings.Join(near, " or ") + "?"
+	}
+	return msg + " Call mc_list_tools to see every tool with its arguments."
+}

@@ -1,0 +1,178 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Event is an unsolicited push: {"type":"event","name":…,"payload":{…}}.
+type Event struct {
+	Name    string
+	Payload json.RawMessage
+	// Time is when the event was emitted; transports that show time use it,
+	// the wire does not carry it.
+	Time time.Time
+}
+
+// MarshalJSON writes the event in the wire's key order.
+func (e Event) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(40 + len(e.Name) + len(e.Payload))
+	b.WriteString(`{"type":"event","name":`)
+	name, _ := json.Marshal(e.Name)
+	b.Write(name)
+	b.WriteString(`,"payload":`)
+	if len(e.Payload) == 0 {
+		b.WriteString("{}")
+	} else {
+		b.Write(e.Payload)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Bus debounces events per key and fans them out to subscribers.
+//
+// Debounce is per key (the event name, or name + sub-key such as the
+// attacker type) with a window per event name, taken from the event catalog.
+// The first event of a key goes out at once; further ones inside the window
+// are held, and when the window closes the latest held one goes out only if
+// its payload differs from the last one sent. So a zombie fight gives one
+// "hurt" now and one with the final health later, not thirty.
+//
+// Subscribers never block emitters: each has a bounded queue, and when it is
+// full the event is dropped for that subscriber and counted.
+type Bus struct {
+	log     *slog.Logger
+	windows func(name string) time.Duration
+	now     func() time.Time
+
+	mu   sync.Mutex
+	keys map[string]*debounced
+	subs map[int]*subscriber
+	next int
+}
+
+type debounced struct {
+	lastSent json.RawMessage
+	until    time.Time
+	pending  *Event
+	timer    *time.Timer
+}
+
+type subscriber struct {
+	ch      chan Event
+	dropped atomic.Int64
+}
+
+// NewBus returns a bus whose debounce windows come from the event catalog.
+// log may be nil.
+func NewBus(log *slog.Logger) *Bus {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Bus{log: log, windows: EventWindow, now: time.Now, keys: map[string]*debounced{}, subs: map[int]*subscriber{}}
+}
+
+// Subscribe returns a channel of events with room for buffer of them, and a
+// cancel func that closes it.
+func (b *Bus) Subscribe(buffer int) (<-chan Event, func()) {
+	if buffer < 1 {
+		buffer = 1
+	}
+	s := &subscriber{ch: make(chan Event, buffer)}
+	b.mu.Lock()
+	id := b.next
+	b.next++
+	b.subs[id] = s
+	b.mu.Unlock()
+	var once sync.Once
+	return s.ch, func() {
+		once.Do(func() {
+			b.mu.Lock()
+			delete(b.subs, id)
+			b.mu.Unlock()
+			close(s.ch)
+		})
+	}
+}
+
+// Emit publishes an event. subKey refines the debounce key ("" for none);
+// payload is marshalled now, so callers may reuse their value. Emit never
+// blocks on a slow subscriber.
+func (b *Bus) Emit(name, subKey string, payload any) {
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		b.log.Error("event payload does not marshal", "event", name, "err", err)
+		return
+	}
+	ev := Event{Name: name, Payload: raw, Time: b.now()}
+	window := b.windows(name)
+	if window <= 0 {
+		b.publish(ev)
+		return
+	}
+	key := name
+	if subKey != "" {
+		key += "\x00" + subKey
+	}
+	b.mu.Lock()
+	k := b.keys[key]
+	if k == nil {
+		k = &debounced{}
+		b.keys[key] = k
+	}
+	if ev.Time.Before(k.until) {
+		k.pending = &ev
+		if k.timer == nil {
+			k.timer = time.AfterFunc(k.until.Sub(ev.Time), func() { b.flush(key) })
+		}
+		b.mu.Unlock()
+		return
+	}
+	k.lastSent, k.until = raw, ev.Time.Add(window)
+	b.mu.Unlock()
+	b.publish(ev)
+}
+
+// flush sends the latest event held for key when its window closes, unless
+// it says nothing new.
+func (b *Bus) flush(key string) {
+	b.mu.Lock()
+	k := b.keys[key]
+	if k == nil || k.pending == nil {
+		if k != nil {
+			k.timer = nil
+		}
+		b.mu.Unlock()
+		return
+	}
+	ev := *k.pending
+	k.pending, k.timer = nil, nil
+	if bytes.Equal(ev.Payload, k.lastSent) {
+		b.mu.Unlock()
+		return
+	}
+	ev.Time = b.now()
+	k.lastSent, k.until = ev.Payload, ev.Time.Add(b.windows(ev.Name))
+	b.mu.Unlock()
+	b.publish(ev)
+}
+
+func (b *Bus) publish(ev Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.subs {
+		select {
+		case s.ch <- ev:
+		default:
+			if n := s.dropped.Add(1); n == 1 || n%1000 == 0 {
+				b.log.Warn("event subscriber is behind; dropping events", "event", ev.Name, "dropped", n)
+			}
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package protocol
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"unicode/utf8"
+)
+
+// DefaultMaxLine is the longest request line accepted: far above any real
+// call, small enough that a runaway writer cannot grow our memory.
+const DefaultMaxLine = 1 << 20
+
+// LineTooLongError reports a line that was skipped for its size. The line
+// was discarded as it streamed past, never held whole.
+type LineTooLongError struct {
+	Line  int
+	Bytes int64
+	Limit int
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("line %d is %d bytes, over the %d-byte limit; it was skipped", e.Line, e.Bytes, e.Limit)
+}
+
+// ErrPartialLine is returned with the last bytes of a stream that ended
+// without a newline, so the caller can decide whether a cut-off line counts.
+var ErrPartialLine = errors.New("the input ended in the middle of a line")
+
+// LineReader reads newline-delimited lines of bounded length.
+type LineReader struct {
+	r     *bufio.Reader
+	max   int
+	buf   []byte
+	lines int
+}
+
+// NewLineReader reads lines of at most max bytes (not counting the newline)
+// from r; max <= 0 means DefaultMaxLine.
+func NewLineReader(r io.Reader, max int) *LineReader {
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// Next returns the next line without its newline (and without a trailing
+// \r). The slice is valid until the next call. A line over the limit yields
+// a *LineTooLongError after it has been skipped; reading may go on. At the
+// end of input Next returns io.EOF, or the unterminated last bytes together
+// with ErrPartialLine.
+func (lr *LineReader) Next() ([]byte, error) {
+	lr.buf = lr.buf[:0]
+	var skipped int64
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if skipped == 0 && len(lr.buf)+len(chunk) <= lr.max+1 {
+			lr.buf = append(lr.buf, chunk...)
+		} else {
+			// Over the limit: count, drop what we held, keep discarding.
+			skipped += int64(len(lr.buf)) + int64(len(chunk))
+			lr.buf = lr.buf[:0]
+		}
+		switch {
+		case err == nil:
+			lr.lines++
+			if skipped > 0 {
+				return nil, &LineTooLongError{Line: lr.lines, Bytes: skipped - 1, Limit: lr.max}
+			}
+			line := bytes.TrimSuffix(lr.buf[:len(lr.buf)-1], []byte{'\r'})
+			if len(line) > lr.max {
+				return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(line)), Limit: lr.max}
+			}
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if skipped > 0 {
+				lr.lines++
+				return nil, &LineTooLongError{Line: lr.lines, Bytes: skipped, Limit: lr.max}
+			}
+			if len(lr.buf) > 0 {
+				lr.lines++
+				if len(lr.buf) > lr.max {
+					return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(lr.buf)), Limit: lr.max}
+				}
+				return lr.buf, ErrPartialLine
+			}
+			return nil, io.EOF
+		default:
+			return nil, err
+		}
+	}
+}
+
+// Line reports how many lines have been read so far, for log messages.
+func (lr *LineReader) Line() int { return lr.lines }
+
+// RequestError says why a line is not a request. Such lines get no
+// response, since there may be no id to answer; the text goes to the log.
+type RequestError struct{ Msg string }
+
+func (e *RequestError) Error() string { return e.Msg }
+
+// DecodeRequest parses one line into a request.
+//
+// The id may be a non-empty string or a number and is echoed back exactly as
+// sent; null, empty, or any other type is refused, as there would be nothing
+// to correlate the response with. args may be absent or null (no arguments)
+// or an object. Invalid UTF-8 is invalid JSON.
+func DecodeRequest(line []byte) (Request, error) {
+	if !utf8.Valid(line) {
+		return Request{}, &RequestError{"the line is not valid UTF-8"}
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(line, &top); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &typ):
+			return Request{}, &RequestError{fmt.Sprintf("a request must be a JSON object; got %s", typ.Value)}
+		case errors.As(err, &syn):
+			return Request{}, &RequestError{fmt.Sprintf("not valid JSON (%v at byte %d)", syn, syn.Offset)}
+		}
+		return Request{}, &RequestError{fmt.Sprintf("not valid JSON (%v)", err)}
+	}
+	var req Request
+	id, ok := top["id"]
+	switch {
+	case !ok:
+		return req, &RequestError{`missing "id": every request needs an id (a string such as "c1") to match its response`}
+	case len(id) > 0 && id[0] == '"':
+		var s string
+		_ = json.Unmarshal(id, &s)
+		if s == "" {
+			return req, &RequestError{`"id" is empty: use a non-empty string such as "c1"`}
+		}
+		if len(s) > 256 {
+			return req, &RequestError{`"id" is longer than 256 characters`}
+		}
+	case len(id) > 0 && (id[0] == '-' || (id[0] >= '0' && id[0] <= '9')):
+		if len(id) > 64 {
+			return req, &RequestError{`"id" is a number longer than 64 digits`}
+		}
+	default:
+		return req, &RequestError{fmt.Sprintf(`"id" must be a non-empty string or a number; got %s`, preview(id))}
+	}
+	req.ID = id
+	tool, ok := top["tool"]
+	if !ok {
+		return req, &RequestError{fmt.Sprintf(`request %s has no "tool": name the tool to call, e.g. "mc_status"`, idString(id))}
+	}
+	if json.Unmarshal(tool, &req.Tool) != nil || req.Tool == "" {
+		return req, &RequestError{fmt.Sprintf(`request %s: "tool" must be a non-empty string; got %s`, idString(id), preview(tool))}
+	}
+	if args, ok := top["args"]; ok && !isNull(args) {
+		if len(args) == 0 || args[0] != '{' {
+			return req, &RequestError{fmt.Sprintf(`request %s: "args" must be an object such as {"port":25565}; got %s`, idString(id), preview(args))}
+		}
+		if err := json.Unmarshal(args, &req.Args); err != nil {
+			return req, &RequestError{fmt.Sprintf(`request %s: "args" is not a valid object (%v)`, idString(id), err)}
+		}
+	}
+	return req, nil
+}
+
+// LineWriter writes whole JSON lines from many goroutines; one mutex keeps
+// every line whole. After Close, writes are dropped, so nothing follows the
+// last response.
+type LineWriter struct {
+	mu     sync.Mutex
+	w      *bufio.Writer
+	closed bool
+	err    error
+}
+
+// NewLineWriter writes lines to w.
+func NewLineWriter(w io.Writer) *LineWriter { return &LineWriter{w: bufio.NewWriterSize(w, 16<<10)} }
+
+// Write marshals v and writes it as one line, flushed at once so a reader
+// sees it without delay. It reports false if the writer is closed or broken.
+func (lw *LineWriter) Write(v json.Marshaler) bool {
+	b, err := v.MarshalJSON()
+	if err != nil {
+		return false
+	}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.closed || lw.err != nil {
+		return false
+	}
+	lw.w.Write(b)
+	lw.w.WriteByte('\n')
+	lw.err = lw.w.Flush()
+	return lw.err == nil
+}
+
+// Close stops all further writes.
+func (lw *LineWriter) Close() {
+	lw.mu.Lock()
+	lw.closed = true
+	lw.mu.Unlock()
+}

@@ -1,0 +1,200 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// SidecarOptions tune Serve.
+type SidecarOptions struct {
+	// MaxLine is the longest request line accepted; 0 means DefaultMaxLine.
+	MaxLine int
+	// Drain is how long calls in flight may run on after stdin ends before
+	// they are cancelled; 0 means 10 s. A pipe such as
+	// `echo '{…mc_wait…}' | blockmate sidecar` still gets its answer.
+	Drain time.Duration
+	// MaxInFlight bounds concurrent calls; reading pauses while it is
+	// reached. 0 means 256.
+	MaxInFlight int
+	// EventBuffer is how many events may wait for stdout; 0 means 1024.
+	EventBuffer int
+	// Log receives everything human-readable; nil discards it.
+	Log *slog.Logger
+	// BeforeExit runs after the last response is written and stdout is
+	// closed to further writes: the place for the bot to leave the world.
+	BeforeExit func(ctx context.Context)
+}
+
+// Serve speaks the sidecar protocol: requests from in, responses and events
+// to out, until in ends or ctx is cancelled (a signal). Calls run
+// concurrently. At the end, calls in flight finish (stdin ended) or are
+// cancelled (ctx cancelled), each still gets its one response, then out is
+// closed to further writes and BeforeExit runs. Serve returns nil on a clean
+// end.
+func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts SidecarOptions) error {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Drain <= 0 {
+		opts.Drain = 10 * time.Second
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = 256
+	}
+	if opts.EventBuffer <= 0 {
+		opts.EventBuffer = 1024
+	}
+	w := NewLineWriter(out)
+
+	events, unsubscribe := d.Events().Subscribe(opts.EventBuffer)
+	eventsDone := make(chan struct{})
+	go func() {
+		defer close(eventsDone)
+		for ev := range events {
+			w.Write(ev)
+		}
+	}()
+
+	// Calls run under callCtx, which shutdown cancels; they do not inherit
+	// ctx directly so that end of stdin lets them finish.
+	callCtx, cancelCalls := context.WithCancelCause(WithOrigin(context.WithoutCancel(ctx), OriginSidecar))
+	defer cancelCalls(nil)
+	var calls sync.WaitGroup
+	slots := make(chan struct{}, opts.MaxInFlight)
+
+	lines := make(chan readResult)
+	stopReading := make(chan struct{})
+	go readLines(in, opts.MaxLine, lines, stopReading)
+
+	interrupted := false
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			interrupted = true
+			break loop
+		case r, ok := <-lines:
+			if !ok {
+				break loop
+			}
+			if r.err != nil {
+				log.Warn("input line skipped", "line", r.n, "problem", r.err.Error())
+				continue
+			}
+			req, err := DecodeRequest(r.line)
+			if err != nil {
+				log.Warn("input line skipped: no response is sent for it", "line", r.n, "problem", err.Error())
+				continue
+			}
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				interrupted = true
+				break loop
+			}
+			calls.Add(1)
+			go func() {
+				defer calls.Done()
+				defer func() { <-slots }()
+				w.Write(d.Call(callCtx, req))
+			}()
+		}
+	}
+	close(stopReading)
+
+	done := make(chan struct{})
+	go func() { calls.Wait(); close(done) }()
+	if interrupted {
+		log.Info("signal received: cancelling calls in flight")
+		cancelCalls(ErrShutdown)
+	} else {
+		select {
+		case <-done:
+		case <-time.After(opts.Drain):
+			log.Info("input ended; calls still running after the drain time are cancelled", "drain", opts.Drain)
+			cancelCalls(ErrShutdown)
+		case <-ctx.Done():
+			cancelCalls(ErrShutdown)
+		}
+	}
+	// Background tasks (a follow) end with the process too.
+	d.Stop("", ErrShutdown)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		log.Error("some calls ignored cancellation; exiting without their responses")
+	}
+	w.Close()
+	unsubscribe()
+	<-eventsDone
+	if opts.BeforeExit != nil {
+		exitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		opts.BeforeExit(exitCtx)
+		cancel()
+	}
+	return nil
+}
+
+type readResult struct {
+	line []byte
+	n    int
+	err  error
+}
+
+// readLines feeds lines to the serve loop. It copies each line, since the
+// reader reuses its buffer, and stops at end of input or when told. A line
+// cut off by the end of input is passed on; if it is a whole request it
+// counts, otherwise it fails to parse and is logged like any broken line.
+func readLines(in io.Reader, max int, out chan<- readResult, stop <-chan struct{}) {
+	defer close(out)
+	lr := NewLineReader(in, max)
+	for {
+		line, err := lr.Next()
+		var r readResult
+		switch {
+		case err == nil || errors.Is(err, ErrPartialLine):
+			if len(line) == 0 || isBlank(line) {
+				if err != nil {
+					return
+				}
+				continue
+			}
+			r = readResult{line: append([]byte(nil), line...), n: lr.Line()}
+		case errors.Is(err, io.EOF):
+			return
+		default:
+			var tooLong *LineTooLongError
+			if !errors.As(err, &tooLong) {
+				r = readResult{err: err, n: lr.Line()}
+				select {
+				case out <- r:
+				case <-stop:
+				}
+				return
+			}
+			r = readResult{err: err, n: lr.Line()}
+		}
+		select {
+		case out <- r:
+		case <-stop:
+			return
+		}
+		if errors.Is(err, ErrPartialLine) {
+			return
+		}
+	}
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
