@@ -1,0 +1,5 @@
+//go:build !race
+
+package sidecartest
+
+const raceEnabled = false
