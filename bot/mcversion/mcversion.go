@@ -6,6 +6,8 @@ package mcversion
 import (
 	"fmt"
 	"strings"
+
+	"github.com/blockmate/blockmate/bot/mcdata"
 )
 
 // Release is one protocol version blockmate speaks and the game versions
@@ -15,13 +17,15 @@ type Release struct {
 	Names    []string
 }
 
-// supported lists the protocol versions the bot speaks, oldest first.
-// TODO(bot issue): generated from minecraft-data with the packet tables.
-var supported = []Release{
-	{767, []string{"1.21", "1.21.1"}},
-	{768, []string{"1.21.2", "1.21.3"}},
-	{769, []string{"1.21.4"}},
-}
+// supported lists the protocol versions the bot speaks, oldest first: the
+// ones the generated packet tables cover.
+var supported = func() []Release {
+	var out []Release
+	for _, r := range mcdata.Releases() {
+		out = append(out, Release{r.Protocol, r.Names})
+	}
+	return out
+}()
 
 // Supported lists the releases blockmate can join, oldest first.
 func Supported() []Release { return append([]Release(nil), supported...) }

@@ -1,0 +1,99 @@
+package mcdata_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/mcdata/internal/gen"
+)
+
+// TestGeneratedFilesAreUpToDate regenerates the tables in memory from the
+// pinned minecraft-data and compares them with the committed files.
+func TestGeneratedFilesAreUpToDate(t *testing.T) {
+	pkg := gen.PackageDir(filepath.Join("..", ".."))
+	if _, err := os.Stat(pkg); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("minecraft-data is not installed at %s; CI must run npm ci --prefix testdata/peers first", pkg)
+		}
+		t.Skip("minecraft-data is not installed; run npm ci --prefix testdata/peers")
+	}
+	files, err := gen.Generate(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatalf("%s: %v; run go generate ./bot/mcdata", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is out of date with minecraft-data; run go generate ./bot/mcdata and commit the result", name)
+		}
+	}
+}
+
+func TestPinnedVersionMatchesPeers(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "peers", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(`"minecraft-data": "`+mcdata.DataVersion+`"`)) {
+		t.Errorf("testdata/peers/package.json does not pin minecraft-data %s, the version the tables were generated from", mcdata.DataVersion)
+	}
+}
+
+func TestLookups(t *testing.T) {
+	cases := []struct {
+		proto int32
+		p     mcdata.Packet
+		id    int32
+	}{
+		{767, mcdata.ClientboundPlayKeepAlive, 0x26},
+		{768, mcdata.ClientboundPlayKeepAlive, 0x27},
+		{769, mcdata.ClientboundPlayKeepAlive, 0x27},
+		{767, mcdata.ClientboundPlayPosition, 0x40},
+		{769, mcdata.ServerboundPlayPlayerLoaded, 0x2a},
+		{767, mcdata.ServerboundConfigFinishConfiguration, 0x03},
+		{769, mcdata.ClientboundLoginSuccess, 0x02},
+	}
+	for _, c := range cases {
+		tab := mcdata.For(c.proto)
+		id, ok := tab.ID(c.p)
+		if !ok || id != c.id {
+			t.Errorf("%d %v: id %#x %v, want %#x", c.proto, c.p, id, ok, c.id)
+		}
+		if back := tab.Lookup(c.p.State(), c.p.Dir(), c.id); back != c.p {
+			t.Errorf("%d lookup %#x gave %v, want %v", c.proto, c.id, back, c.p)
+		}
+	}
+	if _, ok := mcdata.For(767).ID(mcdata.ServerboundPlayPlayerLoaded); ok {
+		t.Error("1.21.1 has no player_loaded")
+	}
+	// The corrections: neither is serverbound in configuration.
+	for _, r := range mcdata.Releases() {
+		tab := mcdata.For(int32(r.Protocol))
+		for id := int32(0); id < 16; id++ {
+			if p := tab.Lookup(mcdata.StateConfig, mcdata.Serverbound, id); p.Name() == "custom_report_details" || p.Name() == "server_links" {
+				t.Errorf("%d: %v should not be serverbound", r.Protocol, p)
+			}
+		}
+	}
+	if mcdata.For(1) != nil {
+		t.Error("protocol 1 is not covered")
+	}
+	if got := mcdata.For(769).Lookup(mcdata.StatePlay, mcdata.Clientbound, 100000); got != mcdata.PacketNone {
+		t.Errorf("out-of-range id gave %v", got)
+	}
+}
+
+func TestTranslations(t *testing.T) {
+	if s, ok := mcdata.Translate("chat.type.text"); !ok || s != "<%s> %s" {
+		t.Errorf("chat.type.text = %q %v", s, ok)
+	}
+	if mcdata.TranslationsWithPrefix("death.") < 50 {
+		t.Error("death messages are missing")
+	}
+}

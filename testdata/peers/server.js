@@ -1,0 +1,56 @@
+'use strict'
+// server.js starts a flying-squid server for blockmate's tests and benchmark.
+//
+//   node server.js '{"version":"1.21.4","motd":"…","viewDistance":4}'
+//
+// It listens on 127.0.0.1 only, on the given port or (port 0, the default) a
+// port the kernel picks, runs in offline mode with everybody op, keeps the
+// world in memory (superflat, so start-up is fast) and reports on fd 3:
+//   {"event":"ready","port":N,"version":"1.21.4"}  once it accepts logins
+//   {"event":"error","message":"…"}                 if it cannot start
+// Lines written to its stdin are server console commands.
+const { emit, exitWithParent } = require('./events')
+
+const opts = JSON.parse(process.argv[2] || '{}')
+const version = opts.version || '1.21.4'
+
+let serv
+try {
+  const squid = require('flying-squid')
+  serv = squid.createMCServer({
+    host: '127.0.0.1',
+    port: opts.port || 0,
+    motd: opts.motd || 'blockmate test server',
+    'max-players': 10,
+    'online-mode': false,
+    'everybody-op': true,
+    logging: false,
+    gameMode: opts.gameMode ?? 0,
+    difficulty: 1,
+    generation: { name: 'superflat', options: { seed: 1 } },
+    kickTimeout: 30000,
+    plugins: {},
+    modpe: false,
+    'view-distance': opts.viewDistance || 4,
+    'player-list-text': { header: { text: 'blockmate' }, footer: { text: 'test server' } },
+    'max-entities': 100,
+    version
+  })
+} catch (err) {
+  emit('error', { message: String(err && err.stack ? err.stack : err) })
+  process.exit(1)
+}
+
+serv.on('error', (err) => console.error('server error:', err && err.stack ? err.stack : err))
+
+serv.once('listening', async (port) => {
+  try {
+    await serv.waitForReady(30000)
+  } catch (err) {
+    emit('error', { message: 'server did not become ready: ' + err })
+    process.exit(1)
+  }
+  emit('ready', { port, version })
+})
+
+exitWithParent(() => serv.destroy().catch(() => {}))
