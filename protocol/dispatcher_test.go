@@ -1,0 +1,255 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// newTestDispatcher returns a dispatcher with the built-in tools and a few
+// test tools: mc_echo returns its text, mc_panic panics, mc_block waits for
+// its context.
+func newTestDispatcher(t testing.TB) *Dispatcher {
+	t.Helper()
+	c := NewCatalog()
+	d := NewDispatcher(c, NewBus(nil), nil)
+	RegisterBuiltins(c, d)
+	c.Add(Tool{Name: "mc_echo", Description: "echo", Effect: Read, Args: Schema{Str("text", "what").Req()},
+		Handler: func(_ context.Context, a Args) (any, error) {
+			return struct {
+				Said string `json:"said"`
+			}{a.String("text")}, nil
+		}})
+	c.Add(Tool{Name: "mc_panic", Description: "panics", Effect: Read,
+		Handler: func(context.Context, Args) (any, error) { panic("boom") }})
+	c.Add(Tool{Name: "mc_block", Description: "blocks until cancelled", Effect: Read,
+		Handler: func(ctx context.Context, _ Args) (any, error) { <-ctx.Done(); return nil, ctx.Err() }})
+	c.Add(Tool{Name: "mc_follow_forever", Description: "starts background work", Effect: Write,
+		Handler: func(ctx context.Context, _ Args) (any, error) {
+			bg, done := StartBackground(ctx, "follow")
+			go func() { defer done(); <-bg.Done() }()
+			return struct {
+				Following bool `json:"following"`
+			}{true}, nil
+		}})
+	return d
+}
+
+func call(d *Dispatcher, id, tool, args string) Response {
+	var m map[string]json.RawMessage
+	if args != "" {
+		_ = json.Unmarshal([]byte(args), &m)
+	}
+	return d.Call(context.Background(), Request{ID: json.RawMessage(`"` + id + `"`), Tool: tool, Args: m})
+}
+
+func waitRunning(t *testing.T, d *Dispatcher, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(d.Running()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("never saw %d calls running: %v", n, d.Running())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestUnknownToolNamesTheClosestAndPointsToTheList(t *testing.T) {
+	d := newTestDispatcher(t)
+	r := call(d, "c1", "mc_wiat", "")
+	if r.OK || r.Error != `unknown tool "mc_wiat"; did you mean mc_wait? Call mc_list_tools to see every tool with its arguments.` {
+		t.Fatalf("%+v", r)
+	}
+	r = call(d, "c2", "stop", "")
+	if !strings.Contains(r.Error, "did you mean mc_stop") {
+		t.Fatalf("%+v", r)
+	}
+	r = call(d, "c3", "fly_to_the_moon", "")
+	if r.Error != `unknown tool "fly_to_the_moon" Call mc_list_tools to see every tool with its arguments.` {
+		t.Fatalf("%q", r.Error)
+	}
+}
+
+func TestWrongArgumentsNameTheField(t *testing.T) {
+	d := newTestDispatcher(t)
+	if r := call(d, "c1", "mc_wait", `{"ms":"soon"}`); r.Error != `ms must be a whole number from 0 to 600000; got "soon"` {
+		t.Fatalf("%q", r.Error)
+	}
+	if r := call(d, "c2", "mc_wait", `{}`); r.Error != `ms is required: a whole number from 0 to 600000 (how long to wait, in milliseconds (at most 10 minutes))` {
+		t.Fatalf("%q", r.Error)
+	}
+}
+
+func TestPanickingToolBecomesAnErrorAndTheNextCallWorks(t *testing.T) {
+	d := newTestDispatcher(t)
+	r := call(d, "c1", "mc_panic", "")
+	if r.OK || !strings.Contains(r.Error, "mc_panic failed inside blockmate (boom)") {
+		t.Fatalf("%+v", r)
+	}
+	if r := call(d, "c2", "mc_echo", `{"text":"still here"}`); !r.OK || string(r.Result) != `{"said":"still here"}` {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// The bug the protocol document warns about: after a stop, the next call
+// must not abort at once.
+func TestStopCancelsWhatRunsAndTheNextCallStartsClean(t *testing.T) {
+	d := newTestDispatcher(t)
+	done := make(chan Response, 2)
+	go func() { done <- call(d, "w1", "mc_wait", `{"ms":600000}`) }()
+	go func() { done <- call(d, "b1", "mc_block", "") }()
+	waitRunning(t, d, 2)
+
+	stop := call(d, "s1", "mc_stop", "")
+	var res struct {
+		Stopped   bool     `json:"stopped"`
+		Cancelled []string `json:"cancelled"`
+	}
+	if err := json.Unmarshal(stop.Result, &res); err != nil || !res.Stopped || len(res.Cancelled) != 2 {
+		t.Fatalf("stop: %s %v", stop.Result, err)
+	}
+	for i := 0; i < 2; i++ {
+		r := <-done
+		if r.OK || !strings.Contains(r.Error, "was stopped by mc_stop") || !strings.Contains(r.Error, "the next call starts clean") {
+			t.Fatalf("cancelled call answered %+v", r)
+		}
+	}
+	r := call(d, "w2", "mc_wait", `{"ms":5}`)
+	if !r.OK || !strings.HasPrefix(string(r.Result), `{"waited_ms":`) {
+		t.Fatalf("the call after a stop failed: %+v", r)
+	}
+	if running := d.Running(); len(running) != 0 {
+		t.Fatalf("still running: %v", running)
+	}
+}
+
+func TestStopCancelsBackgroundWork(t *testing.T) {
+	d := newTestDispatcher(t)
+	if r := call(d, "f1", "mc_follow_forever", ""); !r.OK {
+		t.Fatalf("%+v", r)
+	}
+	running := d.Running()
+	if len(running) != 1 || running[0].Tool != "follow" || !strings.HasPrefix(running[0].ID, "f1/") {
+		t.Fatalf("background task not listed: %v", running)
+	}
+	r := call(d, "s1", "mc_stop", "")
+	if !strings.Contains(string(r.Result), `"cancelled":["f1/follow#`) {
+		t.Fatalf("%s", r.Result)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(d.Running()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if len(d.Running()) != 0 {
+		t.Fatalf("background work survived mc_stop: %v", d.Running())
+	}
+}
+
+func TestDuplicateIDInFlightIsRefusedAndTheFirstCallIsUnharmed(t *testing.T) {
+	d := newTestDispatcher(t)
+	first := make(chan Response, 1)
+	go func() { first <- call(d, "same", "mc_block", "") }()
+	waitRunning(t, d, 1)
+	dup := call(d, "same", "mc_echo", `{"text":"x"}`)
+	if dup.OK || dup.Error != `id "same" is already in use by a mc_block call that is still running; give every request its own id` {
+		t.Fatalf("%+v", dup)
+	}
+	if len(d.Running()) != 1 {
+		t.Fatal("the duplicate disturbed the running call")
+	}
+	call(d, "s", "mc_stop", "")
+	<-first
+	// Once the first has answered, the id is free again.
+	if r := call(d, "same", "mc_echo", `{"text":"x"}`); !r.OK {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestObserversSeeEveryCallButInternalOnes(t *testing.T) {
+	d := newTestDispatcher(t)
+	var mu sync.Mutex
+	var seen []string
+	cancel := d.Observe(func(ev CallEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		phase := "start"
+		if ev.Phase == Finished {
+			phase = "end"
+			if !ev.Response.OK {
+				phase = "fail"
+			}
+		}
+		seen = append(seen, phase+":"+ev.Tool+":"+string(ev.Origin))
+	})
+	defer cancel()
+	call(d, "c1", "mc_echo", `{"text":"hi"}`)
+	d.Call(WithOrigin(context.Background(), OriginConsole), Request{ID: json.RawMessage(`"c2"`), Tool: "nope"})
+	d.Call(WithOrigin(context.Background(), OriginInternal), Request{ID: json.RawMessage(`"c3"`), Tool: "mc_echo", Args: map[string]json.RawMessage{"text": json.RawMessage(`"x"`)}})
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(seen, " "); got != "start:mc_echo:sidecar end:mc_echo:sidecar fail:nope:console" {
+		t.Fatalf("observed %s", got)
+	}
+}
+
+func TestListToolsListsTheCatalog(t *testing.T) {
+	d := newTestDispatcher(t)
+	r := call(d, "c1", "mc_list_tools", "")
+	var res struct {
+		Count int `json:"count"`
+		Tools []struct {
+			Name   string `json:"name"`
+			Effect Effect `json:"effect"`
+			Args   struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"args"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Count != len(d.Catalog().Names()) || res.Count != len(res.Tools) || !strings.HasPrefix(string(r.Result), `{"count":`) {
+		t.Fatalf("%s", r.Result)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name == "mc_wait" && (tool.Effect != Read || len(tool.Args.Properties) != 1) {
+			t.Fatalf("mc_wait listed as %+v", tool)
+		}
+	}
+}
+
+func TestCatalogRefusesMalformedTools(t *testing.T) {
+	h := func(context.Context, Args) (any, error) { return nil, nil }
+	for name, tool := range map[string]Tool{
+		"bad name":  {Name: "Say", Description: "d", Effect: Read, Handler: h},
+		"no effect": {Name: "mc_x", Description: "d", Handler: h},
+		"dup arg":   {Name: "mc_x", Description: "d", Effect: Read, Handler: h, Args: Schema{Str("a", ""), Str("a", "")}},
+		"duplicate": {Name: "mc_wait", Description: "d", Effect: Read, Handler: h},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: accepted", name)
+				}
+			}()
+			newTestDispatcher(t).Catalog().Add(tool)
+		}()
+	}
+}
+
+func BenchmarkDispatcherTrivialTool(b *testing.B) {
+	d := newTestDispatcher(b)
+	req := Request{ID: json.RawMessage(`"c1"`), Tool: "mc_echo", Args: map[string]json.RawMessage{"text": json.RawMessage(`"hi"`)}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := d.Call(ctx, req); !r.OK {
+			b.Fatal(r.Error)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}

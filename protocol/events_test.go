@@ -1,0 +1,144 @@
+package protocol
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func testBus(window time.Duration) *Bus {
+	b := NewBus(nil)
+	b.windows = func(name string) time.Duration {
+		if name == "chat" {
+			return 0
+		}
+		return window
+	}
+	return b
+}
+
+func next(t *testing.T, ch <-chan Event) Event {
+	t.Helper()
+	select {
+	case ev := <-ch:
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event arrived")
+	}
+	return Event{}
+}
+
+func none(t *testing.T, ch <-chan Event, wait time.Duration) {
+	t.Helper()
+	select {
+	case ev := <-ch:
+		t.Fatalf("unexpected event %s %s", ev.Name, ev.Payload)
+	case <-time.After(wait):
+	}
+}
+
+type hurt struct {
+	Health   int    `json:"health"`
+	Attacker string `json:"attacker"`
+}
+
+func TestDebounceSendsTheFirstThenTheLatestChange(t *testing.T) {
+	b := testBus(100 * time.Millisecond)
+	ch, cancel := b.Subscribe(100)
+	defer cancel()
+	for h := 19; h >= 10; h-- {
+		b.Emit("mc_hurt", "zombie", hurt{h, "zombie"})
+	}
+	if ev := next(t, ch); string(ev.Payload) != `{"health":19,"attacker":"zombie"}` {
+		t.Fatalf("first: %s", ev.Payload)
+	}
+	// Thirty hits become two events: the first now, the latest at the end of the window.
+	if ev := next(t, ch); string(ev.Payload) != `{"health":10,"attacker":"zombie"}` {
+		t.Fatalf("trailing: %s", ev.Payload)
+	}
+	none(t, ch, 250*time.Millisecond)
+}
+
+func TestDebounceKeysAreIndependent(t *testing.T) {
+	b := testBus(time.Hour)
+	ch, cancel := b.Subscribe(100)
+	defer cancel()
+	b.Emit("mc_hurt", "zombie", hurt{18, "zombie"})
+	b.Emit("mc_hurt", "zombie", hurt{17, "zombie"})
+	b.Emit("mc_hurt", "skeleton", hurt{16, "skeleton"})
+	b.Emit("mc_low_health", "", map[string]int{"health": 5})
+	got := []string{}
+	for i := 0; i < 3; i++ {
+		ev := next(t, ch)
+		got = append(got, ev.Name+string(ev.Payload))
+	}
+	want := []string{`mc_hurt{"health":18,"attacker":"zombie"}`, `mc_hurt{"health":16,"attacker":"skeleton"}`, `mc_low_health{"health":5}`}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+	none(t, ch, 50*time.Millisecond)
+}
+
+func TestDebounceDropsARepeatOfTheSameState(t *testing.T) {
+	b := testBus(50 * time.Millisecond)
+	ch, cancel := b.Subscribe(100)
+	defer cancel()
+	b.Emit("mc_low_food", "", map[string]int{"food": 4})
+	b.Emit("mc_low_food", "", map[string]int{"food": 4})
+	next(t, ch)
+	none(t, ch, 200*time.Millisecond)
+}
+
+func TestZeroWindowPassesEverything(t *testing.T) {
+	b := testBus(time.Hour)
+	ch, cancel := b.Subscribe(100)
+	defer cancel()
+	for i := 0; i < 3; i++ {
+		b.Emit("chat", "", map[string]string{"message": "same"})
+	}
+	for i := 0; i < 3; i++ {
+		next(t, ch)
+	}
+}
+
+func TestSlowSubscriberNeverBlocksTheEmitter(t *testing.T) {
+	b := testBus(0)
+	slow, cancelSlow := b.Subscribe(1)
+	defer cancelSlow()
+	fast, cancelFast := b.Subscribe(10000)
+	defer cancelFast()
+	done := make(chan struct{})
+	go func() {
+		for i := 0; i < 5000; i++ {
+			b.Emit("chat", "", i)
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Emit blocked on a subscriber that reads nothing")
+	}
+	if len(fast) != 5000 || len(slow) != 1 {
+		t.Fatalf("fast got %d, slow holds %d", len(fast), len(slow))
+	}
+}
+
+func TestEventWireShapeAndCatalogWindows(t *testing.T) {
+	b, _ := Event{Name: "mc_low_health", Payload: json.RawMessage(`{"health":4,"max_health":20}`)}.MarshalJSON()
+	if string(b) != `{"type":"event","name":"mc_low_health","payload":{"health":4,"max_health":20}}` {
+		t.Fatalf("%s", b)
+	}
+	if EventWindow("mc_player_chat") != 0 || EventWindow("mc_hurt") <= 0 || EventWindow("no_such_event") != time.Second {
+		t.Fatal("catalog windows wrong")
+	}
+	seen := map[string]bool{}
+	for _, e := range EventCatalog {
+		if seen[e.Name] || e.Description == "" {
+			t.Fatalf("event %s duplicated or undescribed", e.Name)
+		}
+		seen[e.Name] = true
+	}
+}

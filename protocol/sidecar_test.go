@@ -1,0 +1,220 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pipeSidecar runs Serve over in-memory pipes and collects what it writes.
+type pipeSidecar struct {
+	in      *io.PipeWriter
+	lines   chan string
+	done    chan error
+	exited  chan struct{}
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	after   []string // lines written after Serve returned
+	served  bool
+	onExit  chan struct{}
+	written []string
+}
+
+func startPipeSidecar(t *testing.T, d *Dispatcher, opts SidecarOptions) *pipeSidecar {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &pipeSidecar{in: inW, lines: make(chan string, 10000), done: make(chan error, 1), cancel: cancel, onExit: make(chan struct{})}
+	opts.BeforeExit = func(context.Context) {
+		// A bot leaving emits mc_disconnected here; it must not reach stdout.
+		d.Events().Emit("mc_disconnected", "", map[string]string{"reason": "left"})
+		close(p.onExit)
+	}
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.written = append(p.written, sc.Text())
+			if p.served {
+				p.after = append(p.after, sc.Text())
+			}
+			p.mu.Unlock()
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	go func() {
+		err := Serve(ctx, d, inR, outW, opts)
+		p.mu.Lock()
+		p.served = true
+		p.mu.Unlock()
+		// Anything still buffered would show up now.
+		time.Sleep(20 * time.Millisecond)
+		outW.Close()
+		p.done <- err
+	}()
+	t.Cleanup(func() { cancel(); inW.Close() })
+	return p
+}
+
+func (p *pipeSidecar) send(lines ...string) {
+	for _, l := range lines {
+		io.WriteString(p.in, l+"\n")
+	}
+}
+
+func (p *pipeSidecar) response(t *testing.T) map[string]any {
+	t.Helper()
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				t.Fatal("stdout closed before the expected response")
+			}
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("stdout line is not JSON: %q", line)
+			}
+			if _, isEvent := m["type"]; isEvent {
+				continue
+			}
+			return m
+		case <-time.After(20 * time.Second):
+			t.Fatal("no response")
+		}
+	}
+}
+
+func TestServeAnswersConcurrentlyAndSkipsBadLines(t *testing.T) {
+	d := newTestDispatcher(t)
+	p := startPipeSidecar(t, d, SidecarOptions{})
+	p.send(
+		`{"id":"slow","tool":"mc_wait","args":{"ms":300}}`,
+		``,
+		`this is not json`,
+		`{"id":"","tool":"mc_status"}`,
+		`{"id":"fast","tool":"mc_echo","args":{"text":"hi"}}`,
+	)
+	first, second := p.response(t), p.response(t)
+	if first["id"] != "fast" || second["id"] != "slow" {
+		t.Fatalf("a slow call held up a fast one: %v then %v", first, second)
+	}
+	p.in.Close()
+	if err := <-p.done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServeSkipsOversizedLineAndAnswersTheNext(t *testing.T) {
+	d := newTestDispatcher(t)
+	p := startPipeSidecar(t, d, SidecarOptions{MaxLine: 1024})
+	go func() {
+		p.send(`{"id":"big","tool":"mc_echo","args":{"text":"` + strings.Repeat("x", 5000) + `"}}`)
+		p.send(`{"id":"after","tool":"mc_echo","args":{"text":"ok"}}`)
+	}()
+	if r := p.response(t); r["id"] != "after" || r["ok"] != true {
+		t.Fatalf("%v", r)
+	}
+}
+
+func TestServeDrainsCallsInFlightWhenStdinEnds(t *testing.T) {
+	d := newTestDispatcher(t)
+	p := startPipeSidecar(t, d, SidecarOptions{})
+	p.send(`{"id":"w","tool":"mc_wait","args":{"ms":200}}`)
+	p.in.Close()
+	r := p.response(t)
+	if r["id"] != "w" || r["ok"] != true {
+		t.Fatalf("the call in flight did not finish: %v", r)
+	}
+	if err := <-p.done; err != nil {
+		t.Fatal(err)
+	}
+	<-p.onExit
+}
+
+func TestServeCancelsAfterTheDrainTime(t *testing.T) {
+	d := newTestDispatcher(t)
+	p := startPipeSidecar(t, d, SidecarOptions{Drain: 50 * time.Millisecond})
+	p.send(`{"id":"b","tool":"mc_block"}`)
+	waitRunning(t, d, 1)
+	p.in.Close()
+	r := p.response(t)
+	if r["ok"] != false || !strings.Contains(r["error"].(string), "because blockmate is shutting down") {
+		t.Fatalf("%v", r)
+	}
+	<-p.done
+}
+
+func TestSignalCancelsEveryCallEachGetsAResponseAndNothingFollows(t *testing.T) {
+	d := newTestDispatcher(t)
+	p := startPipeSidecar(t, d, SidecarOptions{})
+	p.send(`{"id":"b1","tool":"mc_block"}`, `{"id":"w1","tool":"mc_wait","args":{"ms":600000}}`, `{"id":"f","tool":"mc_follow_forever"}`)
+	waitRunning(t, d, 3)
+	p.cancel()
+	got := map[any]bool{}
+	for i := 0; i < 3; i++ {
+		r := p.response(t)
+		got[r["id"]] = true
+	}
+	if !got["b1"] || !got["w1"] || !got["f"] {
+		t.Fatalf("responses %v", got)
+	}
+	if err := <-p.done; err != nil {
+		t.Fatal(err)
+	}
+	<-p.onExit
+	for range p.lines {
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.after) != 0 {
+		t.Fatalf("written after the last response: %q", p.after)
+	}
+	if last := p.written[len(p.written)-1]; !strings.Contains(last, `"id":`) {
+		t.Fatalf("the last line is not a response: %s", last)
+	}
+	if len(d.Running()) != 0 {
+		t.Fatalf("background work survived shutdown: %v", d.Running())
+	}
+}
+
+func TestEventsInterleaveAsWholeLines(t *testing.T) {
+	d := newTestDispatcher(t)
+	p := startPipeSidecar(t, d, SidecarOptions{})
+	const calls = 200
+	go func() {
+		for i := 0; i < 2000; i++ {
+			d.Events().Emit("mc_player_chat", "", map[string]any{"username": "Eduard", "message": strings.Repeat("ä", i%300)})
+		}
+	}()
+	go func() {
+		for i := 0; i < calls; i++ {
+			p.send(`{"id":` + itoa(i) + `,"tool":"mc_echo","args":{"text":"` + strings.Repeat("y", i*10) + `"}}`)
+		}
+		p.in.Close()
+	}()
+	responses, events := 0, 0
+	for line := range p.lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("a line was torn: %.80q", line)
+		}
+		if m["type"] == "event" {
+			events++
+		} else {
+			responses++
+		}
+	}
+	if responses != calls || events == 0 {
+		t.Fatalf("%d responses, %d events", responses, events)
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
