@@ -130,8 +130,8 @@ func TestDecodeRequestRefusesWhatCannotBeAnswered(t *testing.T) {
 
 func TestDecodeRequestAcceptsStringAndNumberIDs(t *testing.T) {
 	for line, id := range map[string]string{
-		`{"id":"c1","tool":"mc_status","args":{}}`: `"c1"`,
-		`{"id":42,"tool":"mc_status"}`:             `42`,
+		`{"id":"c1","tool":"mc_status","args":{}}`:   `"c1"`,
+		`{"id":42,"tool":"mc_status"}`:               `42`,
 		`{"id":-1.5,"tool":"mc_status","args":null}`: `-1.5`,
 	} {
 		req, err := DecodeRequest([]byte(line))
