@@ -1,0 +1,299 @@
+// Package peertest starts the real Minecraft peers blockmate's integration
+// tests and benchmark talk to: a flying-squid server (or, for game versions
+// flying-squid lacks, a small minecraft-protocol server) and mineflayer
+// players. The peers are Node programs in testdata/peers, installed with
+// `cd testdata/peers && npm ci`. Every peer listens on or connects to
+// 127.0.0.1 only, runs in its own process group and is stopped in
+// t.Cleanup; its stdout and stderr are shown in the test log when the test
+// fails.
+package peertest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// InstallCommand is what a person runs to install the peers.
+const InstallCommand = "cd testdata/peers && npm ci"
+
+// startTimeout bounds how long a peer may take to become ready. It is
+// generous because the test machine may be shared and slow; tests never
+// assert on it.
+const startTimeout = 90 * time.Second
+
+// InCI reports whether the tests run in CI (CI=true), where a missing peer
+// is a failure rather than a skip.
+func InCI() bool {
+	v := os.Getenv("CI")
+	return v != "" && v != "false" && v != "0"
+}
+
+// ModuleRoot returns the directory holding go.mod, found by walking up from
+// the test's working directory.
+func ModuleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("peertest: working directory: %v", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("peertest: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// PeersDir returns testdata/peers, where the peer scripts live.
+func PeersDir(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(ModuleRoot(t), "testdata", "peers")
+}
+
+// NodeModules returns the path of testdata/peers/node_modules. When node or
+// the installed peers are missing it fails the test in CI and skips it
+// elsewhere, naming the install command.
+func NodeModules(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(PeersDir(t), "node_modules")
+	missing := ""
+	if _, err := exec.LookPath("node"); err != nil {
+		missing = "node is not on PATH (install Node.js 20 or newer), then run `" + InstallCommand + "`"
+	} else {
+		for _, pkg := range []string{"flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data"} {
+			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
+				missing = "the test peers are not installed (" + pkg + " is missing from " + dir + "): run `" + InstallCommand + "`"
+				break
+			}
+		}
+	}
+	if missing != "" {
+		if InCI() {
+			t.Fatalf("peertest: %s", missing)
+		}
+		t.Skipf("peertest: skipping, %s", missing)
+	}
+	return dir
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago. The
+// peers themselves bind port 0 and report the port the kernel chose, which
+// cannot race; FreePort is for tests that need a port number in advance.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("peertest: no free port on 127.0.0.1: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// event is one JSON line a peer writes to fd 3.
+type event struct {
+	Event    string `json:"event"`
+	Port     int    `json:"port,omitempty"`
+	Version  string `json:"version,omitempty"`
+	Username string `json:"username,omitempty"`
+	Message  string `json:"message,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	T        int64  `json:"t,omitempty"`
+}
+
+// logBuffer keeps the last part of a peer's stdout and stderr.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+const logLimit = 256 << 10
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	if b.buf.Len() > logLimit {
+		keep := b.buf.Bytes()[b.buf.Len()-logLimit/2:]
+		b.buf = *bytes.NewBuffer(append([]byte("…(earlier output dropped)\n"), keep...))
+	}
+	return len(p), nil
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// proc is one running Node peer.
+type proc struct {
+	name   string
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	log    *logBuffer
+	events chan event // closed when fd 3 closes
+	done   chan struct{}
+	err    error // set before done closes
+
+	writeMu sync.Mutex
+	stopMu  sync.Once
+}
+
+// startNode runs `node script config` in testdata/peers and registers its
+// stop with t.Cleanup.
+func startNode(t testing.TB, name, script string, config any) *proc {
+	t.Helper()
+	NodeModules(t)
+	dir := PeersDir(t)
+	cfg, err := json.Marshal(config)
+	if err != nil {
+		t.Fatalf("peertest: %s config: %v", name, err)
+	}
+	p, err := spawnNode(dir, name, script, string(cfg))
+	if err != nil {
+		t.Fatalf("peertest: start %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		p.stop()
+		if t.Failed() {
+			t.Logf("peertest: output of %s (%s):\n%s", name, script, p.log.String())
+		}
+	})
+	return p
+}
+
+// spawnNode starts the process without a testing.TB; the caller must call stop.
+func spawnNode(dir, name, script, config string) (*proc, error) {
+	cmd := exec.Command("node", script, config)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	log := &logBuffer{}
+	cmd.Stdout = log
+	cmd.Stderr = log
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	evr, evw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.ExtraFiles = []*os.File{evw} // fd 3 in the child
+	if err := cmd.Start(); err != nil {
+		evr.Close()
+		evw.Close()
+		return nil, err
+	}
+	evw.Close()
+	p := &proc{name: name, cmd: cmd, stdin: stdin, log: log, events: make(chan event, 1024), done: make(chan struct{})}
+	go func() {
+		defer close(p.events)
+		defer evr.Close()
+		sc := bufio.NewScanner(evr)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			var ev event
+			if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+				fmt.Fprintf(log, "peertest: bad event line from %s: %q\n", name, sc.Text())
+				continue
+			}
+			p.events <- ev
+		}
+	}()
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// send writes one line to the peer's stdin.
+func (p *proc) send(line []byte) error {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	select {
+	case <-p.done:
+		return fmt.Errorf("%s has exited (%v)", p.name, p.err)
+	default:
+	}
+	_, err := p.stdin.Write(append(line, '\n'))
+	return err
+}
+
+// stop ends the peer's whole process group: closing stdin asks it to leave,
+// then SIGTERM, then SIGKILL. It returns once the process is reaped.
+func (p *proc) stop() {
+	p.stopMu.Do(func() {
+		p.writeMu.Lock()
+		p.stdin.Close()
+		p.writeMu.Unlock()
+		pgid := p.cmd.Process.Pid
+		select {
+		case <-p.done:
+		case <-time.After(2 * time.Second):
+			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			select {
+			case <-p.done:
+			case <-time.After(3 * time.Second):
+				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				<-p.done
+			}
+		}
+		// Children the peer may have started share its group.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	})
+}
+
+// waitFor reads events until want arrives. Events for which keep returns
+// true are handed to it and not treated as failures. An "error" event is
+// logged; "kicked" and "end" before want are failures.
+func (p *proc) waitFor(ctx context.Context, want string, keep func(event)) (event, error) {
+	for {
+		select {
+		case ev, ok := <-p.events:
+			if !ok {
+				<-p.done
+				return event{}, fmt.Errorf("%s exited before %q (%v)", p.name, want, p.err)
+			}
+			switch {
+			case ev.Event == want:
+				return ev, nil
+			case ev.Event == "kicked" || ev.Event == "end":
+				return ev, fmt.Errorf("%s: %s before %q: %s", p.name, ev.Event, want, ev.Reason)
+			case ev.Event == "error" && want != "error":
+				fmt.Fprintf(p.log, "peertest: %s reported error: %s\n", p.name, ev.Message)
+				if keep != nil {
+					keep(ev)
+				}
+			default:
+				if keep != nil {
+					keep(ev)
+				}
+			}
+		case <-ctx.Done():
+			return event{}, fmt.Errorf("%s: waiting for %q: %w", p.name, want, context.Cause(ctx))
+		}
+	}
+}
+
+// errNotReady is the cause when a peer takes longer than startTimeout.
+var errNotReady = errors.New("peer did not become ready in " + strconv.Itoa(int(startTimeout/time.Second)) + "s")
