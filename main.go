@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -108,6 +109,7 @@ func wire(log *slog.Logger) *runtimeParts {
 	d := protocol.NewDispatcher(catalog, bus, log)
 	protocol.RegisterBuiltins(catalog, d)
 	bot.RegisterTools(catalog, d)
+	lan.RegisterTools(catalog, lan.Options{Log: log})
 	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, close: func(context.Context) {}}
 }
 

@@ -1,0 +1,77 @@
+package lan
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/blockmate/blockmate/protocol"
+)
+
+func callTool(t *testing.T, c *protocol.Catalog, tool string, args string) json.RawMessage {
+	t.Helper()
+	d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(args), &m); err != nil {
+		t.Fatal(err)
+	}
+	resp := d.Call(context.Background(), protocol.Request{ID: json.RawMessage(`"t1"`), Tool: tool, Args: m})
+	if !resp.OK {
+		t.Fatalf("%s %s failed: %s", tool, args, resp.Error)
+	}
+	return resp.Result
+}
+
+func TestPingServerTool(t *testing.T) {
+	c := protocol.NewCatalog()
+	RegisterTools(c, Options{})
+	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":2},"description":"§6Eduard - Survival"}`})
+	raw := callTool(t, c, "mc_ping_server", `{"port":`+itoa(srv.port())+`}`)
+	if !strings.HasPrefix(string(raw), `{"reachable":true,"version":"1.21.4","protocol":769,"compatible":true,"motd":"Eduard - Survival","players_online":2,"players_max":8,"latency_ms":`) {
+		t.Errorf("result = %s", raw)
+	}
+	var r PingResult
+	_ = json.Unmarshal(raw, &r)
+	if !strings.Contains(r.NextStep, `call mc_join with {"host": "127.0.0.1", "port": `+itoa(srv.port())+`}`) {
+		t.Errorf("next_step = %q", r.NextStep)
+	}
+}
+
+func TestPingServerToolIncompatible(t *testing.T) {
+	c := protocol.NewCatalog()
+	RegisterTools(c, Options{})
+	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"1.21.11","protocol":774},"players":{"max":8,"online":0},"description":"x"}`})
+	var r PingResult
+	_ = json.Unmarshal(callTool(t, c, "mc_ping_server", `{"host":"127.0.0.1","port":`+itoa(srv.port())+`}`), &r)
+	if !r.Reachable || r.Compatible == nil || *r.Compatible {
+		t.Fatalf("result = %+v", r)
+	}
+	if !strings.Contains(r.Reason, "cannot join Minecraft 1.21.11") || !strings.Contains(r.NextStep, "Installations → New installation") {
+		t.Errorf("reason %q / next_step %q", r.Reason, r.NextStep)
+	}
+}
+
+func TestPingServerToolUnreachable(t *testing.T) {
+	c := protocol.NewCatalog()
+	RegisterTools(c, Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	raw := callTool(t, c, "mc_ping_server", `{"port":`+itoa(port)+`}`)
+	var r PingResult
+	_ = json.Unmarshal(raw, &r)
+	if !strings.HasPrefix(string(raw), `{"reachable":false,"reason":"nothing answers at`) {
+		t.Errorf("result = %s", raw)
+	}
+	if !strings.Contains(r.NextStep, "read the port from the chat line") || !strings.Contains(r.NextStep, "mc_discover_lan") {
+		t.Errorf("next_step = %q", r.NextStep)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
