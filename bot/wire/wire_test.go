@@ -1,0 +1,102 @@
+package wire
+
+import (
+	"bytes"
+	"math"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	var w Writer
+	w.VarInt(0)
+	w.VarInt(-1)
+	w.VarInt(300)
+	w.VarLong(math.MinInt64)
+	w.String("héllo")
+	w.Bool(true)
+	w.Int64(-5)
+	w.Float32(1.5)
+	w.Float64(-2.25)
+	w.UUID([16]byte{1, 2, 3})
+	w.ByteArray([]byte{9, 8})
+	r := NewReader(w.Bytes())
+	if r.VarInt() != 0 || r.VarInt() != -1 || r.VarInt() != 300 || r.VarLong() != math.MinInt64 {
+		t.Fatal("varints")
+	}
+	if r.String(16) != "héllo" || !r.Bool() || r.Int64() != -5 || r.Float32() != 1.5 || r.Float64() != -2.25 {
+		t.Fatal("fields")
+	}
+	if u := r.UUID(); u[2] != 3 {
+		t.Fatal("uuid")
+	}
+	if !bytes.Equal(r.ByteArray(), []byte{9, 8}) || r.Err() != nil || r.Remaining() != 0 {
+		t.Fatal("tail", r.Err())
+	}
+}
+
+func TestBadLengthsFail(t *testing.T) {
+	cases := map[string][]byte{
+		"huge string":         {0xff, 0xff, 0xff, 0xff, 0x07},
+		"negative string":     {0xff, 0xff, 0xff, 0xff, 0x0f},
+		"varint too long":     {0xff, 0xff, 0xff, 0xff, 0xff, 0x01},
+		"string past the end": {5, 'a'},
+	}
+	for name, b := range cases {
+		r := NewReader(b)
+		_ = r.String(32767)
+		if r.Err() == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	r := NewReader([]byte{0x80, 0x80, 0x80, 0x80, 0x04})
+	if r.Count(1); r.Err() == nil {
+		t.Error("count past the end accepted")
+	}
+}
+
+func TestNBT(t *testing.T) {
+	// {"text": "hi", "bold": 1b, "extra": ["a"], "n": [I; 1, 2]}
+	b := []byte{10,
+		8, 0, 4, 't', 'e', 'x', 't', 0, 2, 'h', 'i',
+		1, 0, 4, 'b', 'o', 'l', 'd', 1,
+		9, 0, 5, 'e', 'x', 't', 'r', 'a', 8, 0, 0, 0, 1, 0, 1, 'a',
+		11, 0, 1, 'n', 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2,
+		0}
+	r := NewReader(b)
+	v, ok := r.NBT().(map[string]any)
+	if !ok || r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	if v["text"] != "hi" || v["bold"] != int8(1) || v["extra"].([]any)[0] != "a" || v["n"].([]int32)[1] != 2 {
+		t.Errorf("%#v", v)
+	}
+	// A list claiming 2^31-1 compounds in a few bytes fails before allocating.
+	r = NewReader([]byte{9, 10, 0x7f, 0xff, 0xff, 0xff, 0})
+	if r.NBT(); r.Err() == nil {
+		t.Error("oversized list accepted")
+	}
+	// Nesting past the limit fails instead of overflowing the stack.
+	deep := bytes.Repeat([]byte{9, 9, 0, 0, 0, 1}, 1000)
+	r = NewReader(append([]byte{9}, deep[1:]...))
+	if r.NBT(); r.Err() == nil {
+		t.Error("deep nesting accepted")
+	}
+	if got := mutf8([]byte{'a', 0xC0, 0x80, 'b', 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80}); got != "a\x00b😀" {
+		t.Errorf("mutf8: %q", got)
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	f.Add([]byte{10, 8, 0, 1, 'a', 0, 1, 'b', 0})
+	f.Add([]byte{9, 10, 0, 0, 0, 2, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := NewReader(b)
+		_ = r.NBT()
+		r = NewReader(b)
+		_ = r.String(32767)
+		_ = r.VarLong()
+		_ = r.Count(1)
+		_, _, _ = r.Position()
+		_ = r.ByteArray()
+	})
+}
