@@ -12,6 +12,7 @@
 //   {"event":"kicked","reason":"…"} {"event":"end","reason":"…"} {"event":"error","message":"…"}
 const readline = require('readline')
 const { emit } = require('./events')
+const { dataVersion } = require('./versions')
 
 const opts = JSON.parse(process.argv[2] || '{}')
 const mineflayer = require('mineflayer')
@@ -20,7 +21,7 @@ const bot = mineflayer.createBot({
   host: opts.host || '127.0.0.1',
   port: opts.port,
   username: opts.username || 'player',
-  version: opts.version || false,
+  version: opts.version ? dataVersion(opts.version) : false,
   auth: 'offline',
   viewDistance: opts.viewDistance || 'tiny',
   hideErrors: true
