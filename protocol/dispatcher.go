@@ -269,61 +269,75 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 // Call runs one request to completion and returns its response. It never
 // panics and always returns exactly one response.
 func (d *Dispatcher) Call(ctx context.Context, req Request) Response {
+	return d.Start(ctx, req)()
+}
+
+// Start admits a request: it looks the tool up, validates the arguments and
+// registers the id as running, all before it returns, so a transport that
+// calls Start in arrival order gets arrival-order semantics (the first of
+// two requests with the same id is the one that runs). The returned func
+// runs the call and returns its one response; call it exactly once, on any
+// goroutine.
+func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	start := time.Now()
 	origin := originOf(ctx)
 	resp := Response{ID: req.ID}
 	key := string(req.ID)
+	refuse := func(msg string) func() Response {
+		resp.Error = msg
+		return func() Response {
+			d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: req.Tool, Args: req.Args, Origin: origin, Started: start, Response: resp})
+			return resp
+		}
+	}
 
 	tool, ok := d.catalog.Lookup(req.Tool)
 	if !ok {
-		resp.Error = d.unknownTool(req.Tool)
-		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: req.Tool, Args: req.Args, Origin: origin, Started: start, Response: resp})
-		return resp
+		return refuse(d.unknownTool(req.Tool))
 	}
 	args, err := tool.Args.Validate(tool.Name, req.Args)
 	if err != nil {
-		resp.Error = err.Error()
-		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: req.Tool, Args: req.Args, Origin: origin, Started: start, Response: resp})
-		return resp
+		return refuse(err.Error())
 	}
 
 	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	d.mu.Lock()
 	if other, busy := d.running[key]; busy && len(key) > 0 {
 		d.mu.Unlock()
-		resp.Error = fmt.Sprintf("id %s is already in use by a %s call that is still running; give every request its own id", key, other.Tool)
-		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: req.Tool, Args: req.Args, Origin: origin, Started: start, Response: resp})
-		return resp
+		cancel(nil)
+		return refuse(fmt.Sprintf("id %s is already in use by a %s call that is still running; give every request its own id", key, other.Tool))
 	}
 	d.running[key] = &inflight{RunningCall: RunningCall{ID: req.IDString(), Tool: tool.Name, Started: start}, cancel: cancel}
 	d.mu.Unlock()
-	defer func() {
-		d.mu.Lock()
-		delete(d.running, key)
-		d.mu.Unlock()
-	}()
 
-	d.notify(CallEvent{Phase: Started, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start})
-	callCtx = context.WithValue(callCtx, callKey{}, &callInfo{d: d, key: key, id: req.IDString(), tool: tool.Name})
-	result, err := d.run(callCtx, tool, args)
-	if err == nil && callCtx.Err() != nil && errors.Is(context.Cause(callCtx), ErrShutdown) {
-		err = context.Cause(callCtx)
-	}
-	if err != nil {
-		resp.Error = d.describeError(callCtx, tool.Name, start, err)
-	} else {
-		raw, merr := marshalResult(result)
-		if merr != nil {
-			d.log.Error("result does not marshal", "tool", tool.Name, "err", merr)
-			resp.Error = fmt.Sprintf("%s finished but its result could not be encoded (%v); this is a blockmate bug, please report it", tool.Name, merr)
-		} else {
-			resp.OK, resp.Result = true, raw
+	return func() Response {
+		defer cancel(nil)
+		defer func() {
+			d.mu.Lock()
+			delete(d.running, key)
+			d.mu.Unlock()
+		}()
+		d.notify(CallEvent{Phase: Started, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start})
+		runCtx := context.WithValue(callCtx, callKey{}, &callInfo{d: d, key: key, id: req.IDString(), tool: tool.Name})
+		result, err := d.run(runCtx, tool, args)
+		if err == nil && runCtx.Err() != nil && errors.Is(context.Cause(runCtx), ErrShutdown) {
+			err = context.Cause(runCtx)
 		}
+		if err != nil {
+			resp.Error = d.describeError(runCtx, tool.Name, start, err)
+		} else {
+			raw, merr := marshalResult(result)
+			if merr != nil {
+				d.log.Error("result does not marshal", "tool", tool.Name, "err", merr)
+				resp.Error = fmt.Sprintf("%s finished but its result could not be encoded (%v); this is a blockmate bug, please report it", tool.Name, merr)
+			} else {
+				resp.OK, resp.Result = true, raw
+			}
+		}
+		d.log.Debug("call", "id", req.IDString(), "tool", tool.Name, "origin", origin, "ok", resp.OK, "took", time.Since(start))
+		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start, Duration: time.Since(start), Response: resp})
+		return resp
 	}
-	d.log.Debug("call", "id", req.IDString(), "tool", tool.Name, "origin", origin, "ok", resp.OK, "took", time.Since(start))
-	d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start, Duration: time.Since(start), Response: resp})
-	return resp
 }
 
 func (d *Dispatcher) run(ctx context.Context, tool *Tool, args Args) (result any, err error) {

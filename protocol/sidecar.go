@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -67,45 +68,62 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	var calls sync.WaitGroup
 	slots := make(chan struct{}, opts.MaxInFlight)
 
-	lines := make(chan readResult)
+	// The reader admits requests itself, in arrival order, and starts each
+	// call on its own goroutine: no hand-off between reading and dispatch.
+	// The serve goroutine only waits for the input to end or a signal.
 	stopReading := make(chan struct{})
-	go readLines(in, opts.MaxLine, lines, stopReading)
-
-	interrupted := false
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			interrupted = true
-			break loop
-		case r, ok := <-lines:
-			if !ok {
-				break loop
-			}
+	readerDone := make(chan struct{})
+	var admitMu sync.Mutex
+	admitting := true
+	go func() {
+		defer close(readerDone)
+		readLines(in, opts.MaxLine, stopReading, func(r readResult) bool {
 			if r.err != nil {
-				log.Warn("input line skipped", "line", r.n, "problem", r.err.Error())
-				continue
+				log.Warn(fmt.Sprintf("line %d skipped: %v", r.n, r.err))
+				return true
 			}
 			req, err := DecodeRequest(r.line)
 			if err != nil {
-				log.Warn("input line skipped: no response is sent for it", "line", r.n, "problem", err.Error())
-				continue
+				log.Warn(fmt.Sprintf("line %d skipped (no response is sent for it): %v", r.n, err))
+				return true
 			}
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				interrupted = true
-				break loop
+			// Admission and shutdown exclude each other, so no call is
+			// added once the end has begun waiting for calls.
+			admitMu.Lock()
+			if !admitting {
+				admitMu.Unlock()
+				return false
 			}
 			calls.Add(1)
+			admitMu.Unlock()
+			select {
+			case slots <- struct{}{}:
+			case <-stopReading:
+				calls.Done()
+				return false
+			}
+			run := d.Start(callCtx, req)
 			go func() {
 				defer calls.Done()
 				defer func() { <-slots }()
-				w.Write(d.Call(callCtx, req))
+				w.Write(run())
 			}()
-		}
+			return true
+		})
+	}()
+
+	interrupted := false
+	select {
+	case <-ctx.Done():
+		interrupted = true
+	case <-readerDone:
 	}
+	// After a signal the reader may stay blocked in a read that never
+	// returns; it admits nothing more from here on.
 	close(stopReading)
+	admitMu.Lock()
+	admitting = false
+	admitMu.Unlock()
 
 	done := make(chan struct{})
 	go func() { calls.Wait(); close(done) }()
@@ -146,45 +164,39 @@ type readResult struct {
 	err  error
 }
 
-// readLines feeds lines to the serve loop. It copies each line, since the
-// reader reuses its buffer, and stops at end of input or when told. A line
-// cut off by the end of input is passed on; if it is a whole request it
-// counts, otherwise it fails to parse and is logged like any broken line.
-func readLines(in io.Reader, max int, out chan<- readResult, stop <-chan struct{}) {
-	defer close(out)
+// readLines reads lines and hands each to accept, until the input ends,
+// accept returns false, or stop is closed. It copies each line, since the
+// reader reuses its buffer. A line cut off by the end of input is passed
+// on; if it is a whole request it counts, otherwise it fails to parse and is
+// logged like any broken line.
+func readLines(in io.Reader, max int, stop <-chan struct{}, accept func(readResult) bool) {
 	lr := NewLineReader(in, max)
 	for {
 		line, err := lr.Next()
-		var r readResult
-		switch {
-		case err == nil || errors.Is(err, ErrPartialLine):
-			if len(line) == 0 || isBlank(line) {
-				if err != nil {
-					return
-				}
-				continue
-			}
-			r = readResult{line: append([]byte(nil), line...), n: lr.Line()}
-		case errors.Is(err, io.EOF):
-			return
-		default:
-			var tooLong *LineTooLongError
-			if !errors.As(err, &tooLong) {
-				r = readResult{err: err, n: lr.Line()}
-				select {
-				case out <- r:
-				case <-stop:
-				}
-				return
-			}
-			r = readResult{err: err, n: lr.Line()}
-		}
 		select {
-		case out <- r:
 		case <-stop:
 			return
+		default:
 		}
-		if errors.Is(err, ErrPartialLine) {
+		var tooLong *LineTooLongError
+		switch {
+		case err == nil || errors.Is(err, ErrPartialLine):
+			if len(line) > 0 && !isBlank(line) {
+				if !accept(readResult{line: append([]byte(nil), line...), n: lr.Line()}) {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		case errors.Is(err, io.EOF):
+			return
+		case errors.As(err, &tooLong):
+			if !accept(readResult{err: err, n: lr.Line()}) {
+				return
+			}
+		default:
+			accept(readResult{err: err, n: lr.Line()})
 			return
 		}
 	}

@@ -355,3 +355,11 @@ func (s *Sidecar) Wait() int {
 
 // Exited is closed when the process has exited.
 func (s *Sidecar) Exited() <-chan struct{} { return s.exited }
+
+// SendRaw writes bytes as they are, with no newline added: for cutting a
+// stream mid-line.
+func (s *Sidecar) SendRaw(data string) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	_, _ = io.WriteString(s.stdin, data)
+}
