@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,7 +61,7 @@ func TestToolsPrintsTheCatalog(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &listing); err != nil {
 		t.Fatal(err)
 	}
-	parts := wire(nil)
+	parts := wire(slog.New(slog.DiscardHandler))
 	if listing.Count != len(parts.catalog.Names()) || listing.Count != len(listing.Tools) || len(listing.Events) == 0 {
 		t.Fatalf("listed %d tools, catalog has %d", listing.Count, len(parts.catalog.Names()))
 	}

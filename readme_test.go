@@ -1,0 +1,107 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/blockmate/blockmate/protocol"
+)
+
+var update = flag.Bool("update", false, "rewrite generated parts of README.md")
+
+const (
+	toolsBegin  = "<!-- tools:begin (generated from the catalog by `go test -run TestReadme -update .`) -->"
+	toolsEnd    = "<!-- tools:end -->"
+	eventsBegin = "<!-- events:begin (generated from protocol.EventCatalog) -->"
+	eventsEnd   = "<!-- events:end -->"
+)
+
+// toolTable renders the catalog as the README's Markdown table.
+func toolTable(c *protocol.Catalog) string {
+	var b strings.Builder
+	b.WriteString("| tool | effect | arguments | what it does |\n|---|---|---|---|\n")
+	for _, t := range c.Tools() {
+		var args []string
+		for _, a := range t.Args {
+			name := "`" + a.Name + "`"
+			if !a.Required {
+				name += "?"
+			}
+			args = append(args, name)
+		}
+		desc := firstSentence(t.Description)
+		if t.UntrustedText {
+			desc += " *Carries text other players wrote.*"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", t.Name, t.Effect, strings.Join(args, ", "), strings.ReplaceAll(desc, "|", "\\|"))
+	}
+	return b.String()
+}
+
+func eventTable() string {
+	var b strings.Builder
+	b.WriteString("| event | payload | debounce |\n|---|---|---|\n")
+	for _, e := range protocol.EventCatalog {
+		window := "none: every one is sent"
+		if e.Window > 0 {
+			window = e.Window.String()
+			if e.KeyedBy != "" {
+				window += " per " + e.KeyedBy
+			}
+		}
+		desc := e.Description
+		if e.UntrustedText {
+			desc = strings.TrimSuffix(desc, ".") + "."
+		}
+		fmt.Fprintf(&b, "| `%s` | %s — %s | %s |\n", e.Name, "`"+strings.Join(e.Payload, "`, `")+"`", desc, window)
+	}
+	return b.String()
+}
+
+func replaceBlock(doc, begin, end, body string) (string, bool) {
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		return doc, false
+	}
+	return doc[:i+len(begin)] + "\n" + body + doc[j:], true
+}
+
+// TestReadmeTablesMatchTheCatalog keeps the README's tool and event tables
+// true: they are generated from the catalog, and this fails when they drift.
+func TestReadmeTablesMatchTheCatalog(t *testing.T) {
+	raw, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	want, ok1 := replaceBlock(doc, toolsBegin, toolsEnd, toolTable(wire(slog.New(slog.DiscardHandler)).catalog))
+	want, ok2 := replaceBlock(want, eventsBegin, eventsEnd, eventTable())
+	if !ok1 || !ok2 {
+		t.Fatal("README.md lacks the tools or events markers")
+	}
+	if want == doc {
+		return
+	}
+	if *update {
+		if err := os.WriteFile("README.md", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatal("README.md's tool or event table is out of date: run `go test -run TestReadme -update .`")
+}
+
+// firstSentence cuts a description after its first sentence, not fooled by
+// "e.g." or "i.e.".
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' && !strings.HasSuffix(s[:i+1], "e.g.") && !strings.HasSuffix(s[:i+1], "i.e.") {
+			return s[:i+1]
+		}
+	}
+	return s
+}
