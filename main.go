@@ -11,15 +11,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
+	"github.com/blockmate/blockmate/themes"
+	"github.com/blockmate/blockmate/ui"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -108,9 +112,9 @@ func wire(log *slog.Logger) *runtimeParts {
 	bus := protocol.NewBus(log)
 	d := protocol.NewDispatcher(catalog, bus, log)
 	protocol.RegisterBuiltins(catalog, d)
-	bot.RegisterTools(catalog, d)
+	mc := bot.RegisterToolsWith(catalog, d, log, bot.Options{})
 	lan.RegisterTools(catalog, lan.Options{Log: log})
-	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, close: func(context.Context) {}}
+	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, close: mc.Close}
 }
 
 func parse(fs *flag.FlagSet, args []string, c *common, stdout io.Writer) (done bool, code int) {
@@ -193,12 +197,68 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("blockmate", flag.ContinueOnError)
 	var c common
 	c.register(fs)
+	configPath := fs.String("config", ui.DefaultConfigPath(), "console settings file (JSON: {\"username\":…,\"theme\":…}); a missing file is fine")
+	username := fs.String("username", "", "the bot's name in the world (default from the settings file, else \""+ui.DefaultUsername+"\")")
+	themeName := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (t or ctrl+t switches while running)")
+	overlay := fs.Bool("overlay", false, "start in the compact layout for a small terminal captured by streaming software (o switches)")
+	connect := fs.String("connect", "", "join the world at host:port at start, e.g. 127.0.0.1:51234 (the port Minecraft prints after Open to LAN)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nFlags:\n"); fs.PrintDefaults() }
 	if done, code := parse(fs, args, &c, stdout); done {
 		return code
 	}
-	fmt.Fprintln(stderr, "blockmate: the console is not built yet. Use \"blockmate sidecar\" to drive the bot with JSON Lines, or \"blockmate tools\" to see what it can do.")
-	return 1
+	cfg, err := ui.LoadConfig(*configPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "blockmate:", err)
+		return 2
+	}
+	opts := ui.Options{Username: firstOf(*username, cfg.Username), Overlay: *overlay, Connect: *connect, Theme: themes.Dark}
+	if name := firstOf(*themeName, cfg.Theme); name != "" {
+		if opts.Theme, err = themes.ByName(name); err != nil {
+			fmt.Fprintln(stderr, "blockmate:", err)
+			return 2
+		}
+	}
+	if *connect != "" {
+		if _, _, err := net.SplitHostPort(*connect); err != nil {
+			fmt.Fprintf(stderr, "blockmate: --connect wants host:port, such as 127.0.0.1:51234; got %q\n", *connect)
+			return 2
+		}
+	}
+	// The console owns the terminal, so logs go to a file or nowhere.
+	if c.logFile == "" {
+		c.logFile = os.DevNull
+	}
+	log, closeLog, err := c.logger(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "blockmate:", err)
+		return 2
+	}
+	defer closeLog()
+	parts := wire(log)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts.Dispatcher = parts.dispatcher
+	log.Info("console starting", "version", versionString(), "tools", len(parts.catalog.Names()))
+	err = ui.Run(ctx, opts, os.Stdin, stdout)
+	// Leave the world however the console ended (quit already left; this
+	// is for a signal).
+	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	parts.close(closeCtx)
+	if err != nil {
+		fmt.Fprintln(stderr, "blockmate: the console stopped:", err)
+		return 1
+	}
+	return 0
+}
+
+func firstOf(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 func versionString() string {

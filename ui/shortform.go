@@ -1,0 +1,256 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/blockmate/blockmate/protocol"
+)
+
+// ShortFormHelp documents what the input line accepts; the full help shows
+// it and the README repeats it.
+const ShortFormHelp = `The input line takes a tool call in one of two forms.
+
+JSON, as the sidecar reads it; "id" may be left out:
+  {"tool":"mc_say","args":{"message":"hi"}}
+
+The short form: a tool name (the mc_ may be left out), then arguments as
+name=value, or bare values filling the arguments in order; the last text
+argument takes the rest of the line:
+  say hi there              mc_say message="hi there"
+  status                    mc_status
+  stop                      mc_stop
+  mc_collect block_type=oak_log count=4
+  collect oak_log 4
+  goto 10 64 -20
+  join 127.0.0.1:51234      mc_join host=127.0.0.1 port=51234
+Values are read by the argument's type; quote text with spaces as "…".
+Tab completes tool and argument names; ↑/↓ recall earlier lines.
+A call that does not fit its tool is not sent: the error shows under the
+line and the text stays for editing.`
+
+// parseLine turns the input line into a request (its ID left empty when
+// the line did not give one) or an error sentence. It checks the tool and
+// its arguments with the catalog's own validation, so what is refused here
+// is exactly what the dispatcher would refuse.
+func parseLine(c *protocol.Catalog, line string) (protocol.Request, error) {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return protocol.Request{}, errors.New("type a tool call first; press ? for the forms it can take")
+	}
+	var req protocol.Request
+	var err error
+	if line[0] == '{' {
+		req, err = parseJSONLine(line)
+	} else {
+		req, err = parseShortForm(c, line)
+	}
+	if err != nil {
+		return protocol.Request{}, err
+	}
+	t, ok := c.Lookup(req.Tool)
+	if !ok {
+		msg := fmt.Sprintf("unknown tool %q", truncate(clean(req.Tool), 40))
+		if near := c.Closest(req.Tool, 3); len(near) > 0 {
+			msg += "; did you mean " + strings.Join(near, " or ") + "?"
+		}
+		return protocol.Request{}, errors.New(msg + " Tab completes tool names.")
+	}
+	if _, err := t.Args.Validate(t.Name, req.Args); err != nil {
+		return protocol.Request{}, err
+	}
+	return req, nil
+}
+
+// parseJSONLine reads a pasted request, adding no id: the caller assigns one.
+func parseJSONLine(line string) (protocol.Request, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(line), &top); err != nil {
+		// DecodeRequest words JSON errors the way the sidecar does.
+		_, derr := protocol.DecodeRequest([]byte(line))
+		if derr != nil {
+			return protocol.Request{}, derr
+		}
+		return protocol.Request{}, err
+	}
+	placeholder := false
+	if _, ok := top["id"]; !ok {
+		top["id"] = json.RawMessage(`"_"`)
+		placeholder = true
+	}
+	fixed, err := json.Marshal(top)
+	if err != nil {
+		return protocol.Request{}, err
+	}
+	req, err := protocol.DecodeRequest(fixed)
+	if err != nil {
+		return protocol.Request{}, err
+	}
+	if placeholder {
+		req.ID = nil
+	}
+	return req, nil
+}
+
+// toolName resolves a typed name: the full name, or without its mc_ prefix.
+func toolName(c *protocol.Catalog, name string) string {
+	if _, ok := c.Lookup(name); ok {
+		return name
+	}
+	if _, ok := c.Lookup("mc_" + name); ok {
+		return "mc_" + name
+	}
+	return name
+}
+
+func parseShortForm(c *protocol.Catalog, line string) (protocol.Request, error) {
+	words, err := splitWords(line)
+	if err != nil {
+		return protocol.Request{}, err
+	}
+	req := protocol.Request{Tool: toolName(c, words[0].text), Args: map[string]json.RawMessage{}}
+	t, ok := c.Lookup(req.Tool)
+	if !ok {
+		return req, nil // parseLine words the unknown tool
+	}
+	schema := t.Args
+	var positional []word
+	for _, w := range words[1:] {
+		if w.named {
+			name, value, _ := strings.Cut(w.text, "=")
+			a, known := schema.Lookup(name)
+			if !known {
+				// Validate words it with the argument list and a suggestion.
+				req.Args[name] = json.RawMessage(strconv.Quote(value))
+				continue
+			}
+			req.Args[name] = encodeValue(a, value, w.quoted)
+			continue
+		}
+		positional = append(positional, w)
+	}
+	// A host:port word fills both when the tool takes both.
+	if _, hasHost := schema.Lookup("host"); hasHost {
+		if _, hasPort := schema.Lookup("port"); hasPort {
+			for i, w := range positional {
+				if h, p, err := net.SplitHostPort(w.text); err == nil && !w.quoted {
+					if _, err := strconv.Atoi(p); err == nil {
+						if h != "" {
+							req.Args["host"] = json.RawMessage(strconv.Quote(h))
+						}
+						req.Args["port"] = json.RawMessage(p)
+						positional = append(positional[:i:i], positional[i+1:]...)
+						break
+					}
+				}
+			}
+		}
+	}
+	// Bare values fill the arguments not yet given, in order.
+	var free []protocol.Arg
+	for _, a := range schema {
+		if _, given := req.Args[a.Name]; !given {
+			free = append(free, a)
+		}
+	}
+	for i := 0; i < len(positional); i++ {
+		if i >= len(free) {
+			return req, fmt.Errorf("%s takes %d argument(s) (%s); %q is one too many", t.Name, len(schema), strings.Join(schema.Names(), ", "), positional[i].text)
+		}
+		a := free[i]
+		if i == len(free)-1 && a.Kind == protocol.KindString && len(positional) > len(free) {
+			rest := make([]string, 0, len(positional)-i)
+			for _, w := range positional[i:] {
+				rest = append(rest, w.text)
+			}
+			req.Args[a.Name] = json.RawMessage(strconv.Quote(strings.Join(rest, " ")))
+			break
+		}
+		req.Args[a.Name] = encodeValue(a, positional[i].text, positional[i].quoted)
+	}
+	if len(req.Args) == 0 {
+		req.Args = nil
+	}
+	return req, nil
+}
+
+// encodeValue turns typed text into JSON by the argument's kind. Text that
+// does not fit the kind is passed on as a string so that validation can say
+// what was expected and what came.
+func encodeValue(a protocol.Arg, text string, quoted bool) json.RawMessage {
+	if a.Kind != protocol.KindString && !quoted {
+		switch a.Kind {
+		case protocol.KindBoolean:
+			if text == "true" || text == "false" {
+				return json.RawMessage(text)
+			}
+		case protocol.KindInteger, protocol.KindNumber:
+			if _, err := strconv.ParseFloat(text, 64); err == nil && json.Valid([]byte(text)) {
+				return json.RawMessage(text)
+			}
+		}
+	}
+	if !quoted && strings.HasPrefix(text, "{") && json.Valid([]byte(text)) {
+		var b bytes.Buffer
+		_ = json.Compact(&b, []byte(text))
+		return b.Bytes()
+	}
+	return json.RawMessage(strconv.Quote(text))
+}
+
+type word struct {
+	text   string
+	quoted bool // some of it was in quotes: never a number or a host:port
+	named  bool // an = outside quotes makes it name=value
+}
+
+// splitWords splits on spaces, keeping "double" or 'single' quoted runs
+// together. name="a b" is one word.
+func splitWords(line string) ([]word, error) {
+	var out []word
+	var cur strings.Builder
+	var w word
+	inWord := false
+	var quote rune
+	for _, r := range line {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+				continue
+			}
+			cur.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, w.quoted, inWord = r, true, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				w.text = cur.String()
+				out = append(out, w)
+				cur.Reset()
+				w, inWord = word{}, false
+			}
+		case r == '=' && !w.named && !w.quoted && cur.Len() > 0:
+			w.named = true
+			cur.WriteRune(r)
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("a %c quote is not closed", quote)
+	}
+	if inWord {
+		w.text = cur.String()
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("type a tool call first; press ? for the forms it can take")
+	}
+	return out, nil
+}

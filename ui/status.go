@@ -1,0 +1,239 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/themes"
+)
+
+// lowHealth is the health (in half hearts) at which the pane turns to its
+// alert colours: three hearts, as the game's own screen shake begins.
+const lowHealth = 6
+
+// statusPane shows mc_status, polled through the dispatcher.
+type statusPane struct {
+	styles *themes.Styles
+	width  int
+	height int
+	status bot.Status
+	known  bool
+	err    string
+}
+
+func newStatusPane(s *themes.Styles) statusPane { return statusPane{styles: s} }
+
+func (p *statusPane) SetSize(w, h int) { p.width, p.height = w, h }
+
+func (p *statusPane) set(st bot.Status, err string) {
+	if err != "" {
+		p.err = err
+		return
+	}
+	p.status, p.known, p.err = st, true, ""
+}
+
+func (p statusPane) low() bool {
+	return p.status.Connected && p.status.Health != nil && *p.status.Health <= lowHealth
+}
+
+// lines renders the status body; the overlay reuses the first few.
+func (p statusPane) lines(width int) []string {
+	s, st := p.styles, p.status
+	label := func(l string) string { return s.Status.Label.Render(fmt.Sprintf("%-7s", l)) }
+	var out []string
+	out = append(out, p.connLine())
+	if !st.Connected {
+		if st.Reason != "" {
+			for _, l := range wrapText(clean(st.Reason)+".", width) {
+				out = append(out, s.Muted.Render(l))
+			}
+		}
+		if p.err != "" {
+			out = append(out, s.Bad.Render(truncate(clean(p.err), width)))
+		}
+		return out
+	}
+	out = append(out, label("Health")+p.hearts(st.Health, st.MaxHealth))
+	out = append(out, label("Food")+p.food(st.Food))
+	out = append(out, label("XP")+p.xp())
+	pos := s.Muted.Render("unknown")
+	if st.Position != nil {
+		pos = s.Text.Render(fmt.Sprintf("%.1f %.1f %.1f", st.Position.X, st.Position.Y, st.Position.Z))
+	}
+	if st.Dimension != "" {
+		pos += s.Muted.Render(" · ") + s.Info.Render(strings.TrimPrefix(clean(st.Dimension), "minecraft:"))
+	}
+	out = append(out, label("Where")+pos)
+	world := s.Text.Render(orDash(clean(st.GameMode)))
+	if tod := timeOfDay(st.TimeOfDay); tod != "" {
+		world += s.Muted.Render(" · ") + s.Text.Render(tod)
+	}
+	if w := weather(st.Raining, st.Thundering); w != "" {
+		world += s.Muted.Render(" · ") + s.Info.Render(w)
+	}
+	out = append(out, label("World")+world)
+	out = append(out, label("Holds")+s.Text.Render(orDash(clean(st.HeldItem))))
+	task := s.Muted.Render("idle")
+	if len(st.Task) > 0 {
+		names := make([]string, 0, len(st.Task))
+		for _, t := range st.Task {
+			names = append(names, t.Tool)
+		}
+		task = s.Timeline.Running.Render(strings.Join(names, ", "))
+	}
+	out = append(out, label("Task")+task)
+	if p.err != "" {
+		out = append(out, s.Bad.Render(truncate(clean(p.err), width)))
+	}
+	return out
+}
+
+func (p statusPane) connLine() string {
+	s, st := p.styles, p.status
+	if !p.known {
+		return s.Muted.Render(s.Glyphs.Disconnected + " asking the bot…")
+	}
+	if !st.Connected {
+		state := orDash(st.State)
+		if st.State == "" {
+			state = "not in a world"
+		}
+		return s.Warn.Render(s.Glyphs.Disconnected + " " + clean(state))
+	}
+	parts := []string{s.Good.Render(s.Glyphs.Connected + " " + orDefault(clean(st.State), "playing"))}
+	if st.Username != "" {
+		parts = append(parts, s.Accent.Render(clean(st.Username)))
+	}
+	if st.Server != "" {
+		parts = append(parts, s.Info.Render(clean(st.Server)))
+	}
+	if st.Version != "" {
+		parts = append(parts, s.Muted.Render(clean(st.Version)))
+	}
+	if st.LatencyMS != nil {
+		parts = append(parts, s.Muted.Render(strconv.FormatInt(*st.LatencyMS, 10)+" ms"))
+	}
+	return strings.Join(parts, s.Muted.Render(" · "))
+}
+
+// hearts draws health as ten hearts, each two points, the way the game does.
+func (p statusPane) hearts(health, maxHealth *float64) string {
+	s := p.styles
+	if health == nil {
+		return s.Muted.Render("unknown")
+	}
+	max := 20.0
+	if maxHealth != nil && *maxHealth > 0 {
+		max = *maxHealth
+	}
+	n := int(math.Ceil(max / 2))
+	if n > 10 {
+		n = 10
+	}
+	h := int(math.Ceil(*health))
+	full := s.Status.Heart
+	if p.low() {
+		full = s.Status.HeartLow
+	}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		switch left := h - 2*i; {
+		case left >= 2:
+			b.WriteString(full.Render(s.Glyphs.HeartFull))
+		case left == 1:
+			b.WriteString(full.Faint(true).Render(s.Glyphs.HeartHalf))
+		default:
+			b.WriteString(s.Status.HeartOff.Render(s.Glyphs.HeartEmpty))
+		}
+	}
+	num := fmt.Sprintf(" %s/%s", trimFloat(*health), trimFloat(max))
+	if p.low() {
+		return b.String() + s.Bad.Render(num+" LOW")
+	}
+	return b.String() + s.Muted.Render(num)
+}
+
+func (p statusPane) food(food *int) string {
+	s := p.styles
+	if food == nil {
+		return s.Muted.Render("unknown")
+	}
+	var b strings.Builder
+	for i := 0; i < 10; i++ {
+		switch left := *food - 2*i; {
+		case left >= 2:
+			b.WriteString(s.Status.Food.Render(s.Glyphs.FoodFull))
+		case left == 1:
+			b.WriteString(s.Status.Food.Render(s.Glyphs.FoodHalf))
+		default:
+			b.WriteString(s.Status.FoodOff.Render(s.Glyphs.FoodEmpty))
+		}
+	}
+	return b.String() + s.Muted.Render(fmt.Sprintf(" %d/20", *food))
+}
+
+func (p statusPane) xp() string {
+	s, st := p.styles, p.status
+	if st.XPLevel == nil {
+		return s.Muted.Render("unknown")
+	}
+	out := s.Status.XP.Render(fmt.Sprintf("level %d ", *st.XPLevel))
+	if st.XPProgress != nil {
+		filled := int(math.Round(*st.XPProgress * 10))
+		filled = min(max(filled, 0), 10)
+		out += s.Status.XP.Render(strings.Repeat(s.Glyphs.BarFull, filled)) +
+			s.Status.XPOff.Render(strings.Repeat(s.Glyphs.BarEmpty, 10-filled))
+	}
+	return out
+}
+
+func (p statusPane) View(focused bool) string {
+	s := p.styles
+	style, title := s.Pane, s.PaneTitle
+	if p.low() {
+		style, title = s.PaneAlert, s.Bad
+	}
+	return frame(style, title, "Status", p.lines(p.width-4), p.width, p.height)
+}
+
+// timeOfDay turns game ticks (0 = 06:00) into a clock and day number.
+func timeOfDay(ticks *int64) string {
+	if ticks == nil {
+		return ""
+	}
+	t := ((*ticks % 24000) + 24000) % 24000
+	hour := (t/1000 + 6) % 24
+	minute := (t % 1000) * 60 / 1000
+	phase := "day"
+	if t >= 13000 && t < 23000 {
+		phase = "night"
+	}
+	return fmt.Sprintf("%02d:%02d %s", hour, minute, phase)
+}
+
+func weather(rain, thunder *bool) string {
+	switch {
+	case thunder != nil && *thunder:
+		return "thunder"
+	case rain != nil && *rain:
+		return "rain"
+	case rain != nil:
+		return "clear"
+	}
+	return ""
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func orDash(s string) string { return orDefault(s, "—") }
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

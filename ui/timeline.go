@@ -1,0 +1,417 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/blockmate/blockmate/protocol"
+	"github.com/blockmate/blockmate/themes"
+)
+
+// maxCalls bounds the timeline; the oldest finished calls fall off.
+const maxCalls = 500
+
+// call is one tool call in the timeline.
+type call struct {
+	Key      string // the id as text, the timeline's key
+	ID       json.RawMessage
+	Tool     string
+	Args     map[string]json.RawMessage
+	ArgsText string
+	Origin   protocol.Origin
+	Started  time.Time
+	Duration time.Duration
+	Done     bool
+	Response protocol.Response
+	// observed and finObserved say the dispatcher's start and finish
+	// events for this call have arrived, so their echoes add nothing.
+	observed, finObserved bool
+}
+
+// timelinePane lists tool calls, newest at the bottom, with the selected
+// one's full request and response a keypress away.
+type timelinePane struct {
+	styles  *themes.Styles
+	keys    KeyMap
+	catalog *protocol.Catalog
+	now     func() time.Time
+	width   int
+	height  int
+	focused bool
+
+	calls    []*call
+	selected int
+	follow   bool
+	spinner  spinner.Model
+	spinning bool
+
+	open   bool
+	detail viewport.Model
+}
+
+func newTimelinePane(s *themes.Styles, k KeyMap, c *protocol.Catalog, now func() time.Time) timelinePane {
+	p := timelinePane{styles: s, keys: k, catalog: c, now: now, follow: true, detail: viewport.New(0, 0)}
+	p.setStyles(s)
+	return p
+}
+
+func (p *timelinePane) setStyles(s *themes.Styles) {
+	p.styles = s
+	p.spinner = spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: s.Glyphs.Running, FPS: time.Second / 10}),
+		spinner.WithStyle(s.Timeline.Running))
+	p.spinning = false
+	if p.open {
+		p.detail.SetContent(p.detailText())
+	}
+}
+
+func (p *timelinePane) SetSize(w, h int) { p.width, p.height = w, h }
+
+// SetDetailSize sizes the full request/response view.
+func (p *timelinePane) SetDetailSize(w, h int) {
+	p.detail.Width, p.detail.Height = w, h
+	if p.open {
+		p.detail.SetContent(p.detailText())
+	}
+}
+
+func (p *timelinePane) find(k string) *call {
+	for i := len(p.calls) - 1; i >= 0; i-- {
+		if p.calls[i].Key == k {
+			return p.calls[i]
+		}
+	}
+	return nil
+}
+
+func (p *timelinePane) argOrder(tool string) []string {
+	if t, ok := p.catalog.Lookup(tool); ok {
+		return t.Args.Names()
+	}
+	return nil
+}
+
+// startOwn adds a call the console itself made, before the dispatcher has
+// seen it, so it shows at once.
+func (p *timelinePane) startOwn(req protocol.Request, at time.Time) tea.Cmd {
+	p.push(&call{Key: idText(req.ID), ID: req.ID, Tool: clean(req.Tool), Args: req.Args,
+		ArgsText: argsSummary(req.Args, p.argOrder(req.Tool)), Origin: protocol.OriginConsole, Started: at})
+	return p.spin()
+}
+
+// finishOwn records the response to a call the console made.
+func (p *timelinePane) finishOwn(k string, resp protocol.Response, d time.Duration) {
+	if c := p.find(k); c != nil && !c.Done {
+		p.done(c, resp, d)
+	}
+}
+
+// observeStart takes a dispatcher call event. The console's own calls are
+// already listed (startOwn) and are only matched up; calls from elsewhere
+// are added.
+func (p *timelinePane) observeStart(ev protocol.CallEvent) tea.Cmd {
+	k := idText(ev.ID)
+	if c := p.find(k); c != nil {
+		switch {
+		case !c.observed && c.Origin == ev.Origin:
+			c.observed = true
+			if !c.Done {
+				c.Started = ev.Started
+			}
+			return nil
+		case !c.Done:
+			return nil
+		}
+	}
+	p.push(&call{Key: k, ID: ev.ID, Tool: clean(ev.Tool), Args: ev.Args, ArgsText: argsSummary(ev.Args, p.argOrder(ev.Tool)),
+		Origin: ev.Origin, Started: ev.Started, observed: true})
+	return p.spin()
+}
+
+// observeFinish takes a dispatcher's finished event. A call the timeline
+// never saw start (the dispatcher refused it before running) is added
+// finished; the echo of a call already finished is ignored.
+func (p *timelinePane) observeFinish(ev protocol.CallEvent) {
+	k := idText(ev.ID)
+	c := p.find(k)
+	switch {
+	case c != nil && !c.Done:
+		c.observed, c.finObserved = true, true
+		p.done(c, ev.Response, ev.Duration)
+		return
+	case c != nil && !c.finObserved && c.Origin == ev.Origin && c.Tool == clean(ev.Tool):
+		c.finObserved = true
+		return
+	}
+	c = &call{Key: k, ID: ev.ID, Tool: clean(ev.Tool), Args: ev.Args, ArgsText: argsSummary(ev.Args, p.argOrder(ev.Tool)),
+		Origin: ev.Origin, Started: ev.Started, observed: true, finObserved: true}
+	p.push(c)
+	p.done(c, ev.Response, ev.Duration)
+}
+
+func (p *timelinePane) done(c *call, resp protocol.Response, d time.Duration) {
+	c.Done, c.Response, c.Duration = true, resp, d
+	if p.open && p.selectedCall() == c {
+		p.detail.SetContent(p.detailText())
+	}
+}
+
+func (p *timelinePane) push(c *call) {
+	p.calls = append(p.calls, c)
+	if len(p.calls) > maxCalls {
+		// Drop the oldest finished call; running ones stay until they end.
+		for i, old := range p.calls {
+			if old.Done {
+				p.calls = append(p.calls[:i:i], p.calls[i+1:]...)
+				if p.selected > i {
+					p.selected--
+				}
+				break
+			}
+		}
+	}
+	if p.follow || len(p.calls) == 1 {
+		p.selected = len(p.calls) - 1
+	}
+}
+
+func (p *timelinePane) running() int {
+	n := 0
+	for _, c := range p.calls {
+		if !c.Done {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *timelinePane) spin() tea.Cmd {
+	if p.spinning {
+		return nil
+	}
+	p.spinning = true
+	return p.spinner.Tick
+}
+
+// idText is an id as shown and as the timeline's key: a string id without
+// its quotes, a number as written.
+func idText(id json.RawMessage) string { return protocol.Request{ID: id}.IDString() }
+
+func (p timelinePane) Update(msg tea.Msg) (timelinePane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case spinner.TickMsg:
+		if msg.ID != p.spinner.ID() {
+			return p, nil
+		}
+		if p.running() == 0 {
+			p.spinning = false
+			return p, nil
+		}
+		var cmd tea.Cmd
+		p.spinner, cmd = p.spinner.Update(msg)
+		return p, cmd
+	case tea.KeyMsg:
+		if p.open {
+			switch {
+			case key.Matches(msg, p.keys.Back), key.Matches(msg, p.keys.Select):
+				p.open = false
+				return p, nil
+			}
+			var cmd tea.Cmd
+			p.detail, cmd = p.detail.Update(msg)
+			return p, cmd
+		}
+		switch {
+		case key.Matches(msg, p.keys.Up):
+			if p.selected > 0 {
+				p.selected--
+			}
+		case key.Matches(msg, p.keys.Down):
+			if p.selected < len(p.calls)-1 {
+				p.selected++
+			}
+		case key.Matches(msg, p.keys.PageUp):
+			p.selected = max(p.selected-p.rows()+1, 0)
+		case key.Matches(msg, p.keys.PageDown):
+			p.selected = max(min(p.selected+p.rows()-1, len(p.calls)-1), 0)
+		case key.Matches(msg, p.keys.Top):
+			p.selected = 0
+		case key.Matches(msg, p.keys.Bottom):
+			p.selected = max(len(p.calls)-1, 0)
+		case key.Matches(msg, p.keys.Select):
+			if len(p.calls) > 0 {
+				p.open = true
+				p.detail.SetContent(p.detailText())
+				p.detail.GotoTop()
+			}
+		}
+		p.follow = p.selected >= len(p.calls)-1
+	}
+	return p, nil
+}
+
+// Open reports whether the detail view is showing.
+func (p timelinePane) Open() bool { return p.open }
+
+func (p timelinePane) ShortHelp() []key.Binding {
+	if p.open {
+		return []key.Binding{p.keys.Back, p.keys.Up, p.keys.Down}
+	}
+	return []key.Binding{p.keys.Select, p.keys.Up, p.keys.Down}
+}
+
+func (p timelinePane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{p.keys.Select, p.keys.Back},
+		{p.keys.Up, p.keys.Down, p.keys.PageUp, p.keys.PageDown, p.keys.Top, p.keys.Bottom},
+		p.keys.paneHelp(),
+	}
+}
+
+func (p timelinePane) rows() int { return max(p.height-2, 1) }
+
+func (p timelinePane) View() string {
+	s := p.styles
+	rows, w := p.rows(), p.width-4
+	first := 0
+	if len(p.calls) > rows {
+		first = min(max(p.selected-rows+1, 0), len(p.calls)-rows)
+		if p.selected < first {
+			first = p.selected
+		}
+	}
+	var lines []string
+	for i := first; i < len(p.calls) && len(lines) < rows; i++ {
+		lines = append(lines, p.line(p.calls[i], i == p.selected && p.focused, w))
+	}
+	if len(lines) == 0 {
+		lines = append(lines, s.Muted.Render("No tool calls yet. Type one below, e.g. say hi, status or mc_wait ms=500."))
+	}
+	title := "Tool calls"
+	if n := p.running(); n > 0 {
+		title += fmt.Sprintf(" · %d running", n)
+	}
+	style, titleStyle := s.Pane, s.PaneTitle
+	if p.focused {
+		style, titleStyle = s.PaneFocused, s.PaneTitleFocused
+	}
+	return frame(style, titleStyle, title, lines, p.width, p.height)
+}
+
+func (p timelinePane) line(c *call, selected bool, width int) string {
+	s := p.styles
+	var mark, preview string
+	dur := c.Duration
+	switch {
+	case !c.Done:
+		mark = p.spinner.View()
+		dur = p.now().Sub(c.Started)
+		preview = s.Timeline.Running.Render("running")
+	case c.Response.OK:
+		mark = s.Timeline.OK.Render(s.Glyphs.OK)
+		preview = s.Text.Render(summary(c.Response.Result))
+	default:
+		mark = s.Timeline.Fail.Render(s.Glyphs.Fail)
+		preview = s.Bad.Render(clean(c.Response.Error))
+	}
+	id := s.Timeline.ID.Render(clean(c.Key))
+	if selected {
+		id = s.Selected.Render(clean(c.Key))
+	}
+	parts := []string{mark, id, s.Timeline.Tool.Render(c.Tool)}
+	if c.ArgsText != "" {
+		parts = append(parts, s.Timeline.Args.Render(truncate(c.ArgsText, max(width/3, 12))))
+	}
+	if c.Origin != "" && c.Origin != protocol.OriginConsole {
+		parts = append(parts, s.Timeline.Origin.Render("["+string(c.Origin)+"]"))
+	}
+	parts = append(parts, s.Timeline.Duration.Render(formatDuration(dur)), preview)
+	return truncate(strings.Join(parts, " "), width)
+}
+
+// formatDuration is short and stable: 850ms, 1.2s, 3m04s.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0ms"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	default:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}
+
+// selectedCall is the call the cursor is on, if any.
+func (p timelinePane) selectedCall() *call {
+	if p.selected < len(p.calls) {
+		return p.calls[p.selected]
+	}
+	return nil
+}
+
+// detailText is the selected call's full request and response, indented
+// JSON, cleaned of anything a terminal would act on.
+func (p timelinePane) detailText() string {
+	c := p.selectedCall()
+	if c == nil {
+		return ""
+	}
+	s := p.styles
+	var b strings.Builder
+	b.WriteString(s.DocHeading.Render("Request") + "\n")
+	req := struct {
+		ID   json.RawMessage            `json:"id"`
+		Tool string                     `json:"tool"`
+		Args map[string]json.RawMessage `json:"args"`
+	}{c.ID, c.Tool, c.Args}
+	if req.Args == nil {
+		req.Args = map[string]json.RawMessage{}
+	}
+	b.WriteString(s.Doc.Render(indentJSON(req)) + "\n\n")
+	b.WriteString(s.DocHeading.Render("Response") + "\n")
+	if !c.Done {
+		b.WriteString(s.Timeline.Running.Render("still running, for "+formatDuration(p.now().Sub(c.Started))) + "\n")
+	} else {
+		b.WriteString(s.Doc.Render(indentJSON(c.Response)) + "\n")
+		b.WriteString(s.Muted.Render("took "+formatDuration(c.Duration)) + "\n")
+	}
+	return b.String()
+}
+
+func indentJSON(v any) string {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return clean(string(raw))
+	}
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = clean(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p timelinePane) DetailView(w, h int) string {
+	s := p.styles
+	c := p.selectedCall()
+	title := "Call"
+	if c != nil {
+		title = "Call " + clean(c.Key) + " · " + c.Tool
+	}
+	body := strings.Split(p.detail.View(), "\n")
+	body = append(body, "", s.Muted.Render("esc goes back · ↑/↓ scroll"))
+	return frame(s.PaneFocused, s.PaneTitleFocused, title, body, w, h)
+}
