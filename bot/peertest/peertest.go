@@ -107,8 +107,9 @@ func FreePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// event is one JSON line a peer writes to fd 3.
-type event struct {
+// Event is one JSON line a peer writes to fd 3: "ready", "spawn", "chat",
+// "kicked", "end" or "error", with the fields that event carries.
+type Event struct {
 	Event    string `json:"event"`
 	Port     int    `json:"port,omitempty"`
 	Version  string `json:"version,omitempty"`
@@ -116,7 +117,7 @@ type event struct {
 	Message  string `json:"message,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Reason   string `json:"reason,omitempty"`
-	T        int64  `json:"t,omitempty"`
+	T        int64  `json:"t,omitempty"` // milliseconds since the peer's process started
 }
 
 // logBuffer keeps the last part of a peer's stdout and stderr.
@@ -144,13 +145,15 @@ func (b *logBuffer) String() string {
 	return b.buf.String()
 }
 
-// proc is one running Node peer.
-type proc struct {
+// Peer is one running Node peer process. Tests use StartServer and
+// StartPlayer; Peer is for programs that are not tests, such as the
+// benchmark, which start peers with Launch and must Stop them.
+type Peer struct {
 	name   string
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	log    *logBuffer
-	events chan event // closed when fd 3 closes
+	events chan Event // closed when fd 3 closes
 	done   chan struct{}
 	err    error // set before done closes
 
@@ -160,20 +163,15 @@ type proc struct {
 
 // startNode runs `node script config` in testdata/peers and registers its
 // stop with t.Cleanup.
-func startNode(t testing.TB, name, script string, config any) *proc {
+func startNode(t testing.TB, name, script string, config any) *Peer {
 	t.Helper()
 	NodeModules(t)
-	dir := PeersDir(t)
-	cfg, err := json.Marshal(config)
-	if err != nil {
-		t.Fatalf("peertest: %s config: %v", name, err)
-	}
-	p, err := spawnNode(dir, name, script, string(cfg))
+	p, err := Launch(PeersDir(t), name, script, config)
 	if err != nil {
 		t.Fatalf("peertest: start %s: %v", name, err)
 	}
 	t.Cleanup(func() {
-		p.stop()
+		p.Stop()
 		if t.Failed() {
 			t.Logf("peertest: output of %s (%s):\n%s", name, script, p.log.String())
 		}
@@ -181,9 +179,14 @@ func startNode(t testing.TB, name, script string, config any) *proc {
 	return p
 }
 
-// spawnNode starts the process without a testing.TB; the caller must call stop.
-func spawnNode(dir, name, script, config string) (*proc, error) {
-	cmd := exec.Command("node", script, config)
+// Launch runs `node script config` in dir (testdata/peers), config being
+// encoded as JSON; name is used in messages. The caller must call Stop.
+func Launch(dir, name, script string, config any) (*Peer, error) {
+	cfg, err := json.Marshal(config)
+	if err != nil {
+		return nil, fmt.Errorf("%s config: %w", name, err)
+	}
+	cmd := exec.Command("node", script, string(cfg))
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	log := &logBuffer{}
@@ -204,14 +207,14 @@ func spawnNode(dir, name, script, config string) (*proc, error) {
 		return nil, err
 	}
 	evw.Close()
-	p := &proc{name: name, cmd: cmd, stdin: stdin, log: log, events: make(chan event, 1024), done: make(chan struct{})}
+	p := &Peer{name: name, cmd: cmd, stdin: stdin, log: log, events: make(chan Event, 1024), done: make(chan struct{})}
 	go func() {
 		defer close(p.events)
 		defer evr.Close()
 		sc := bufio.NewScanner(evr)
 		sc.Buffer(make([]byte, 64<<10), 4<<20)
 		for sc.Scan() {
-			var ev event
+			var ev Event
 			if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 				fmt.Fprintf(log, "peertest: bad event line from %s: %q\n", name, sc.Text())
 				continue
@@ -226,8 +229,26 @@ func spawnNode(dir, name, script, config string) (*proc, error) {
 	return p, nil
 }
 
+// Pid is the peer's process id (and process group id).
+func (p *Peer) Pid() int { return p.cmd.Process.Pid }
+
+// Log returns what the peer has printed on stdout and stderr so far.
+func (p *Peer) Log() string { return p.log.String() }
+
+// Done is closed when the peer's process has exited.
+func (p *Peer) Done() <-chan struct{} { return p.done }
+
+// Send writes v as one JSON line to the peer's stdin.
+func (p *Peer) Send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return p.send(b)
+}
+
 // send writes one line to the peer's stdin.
-func (p *proc) send(line []byte) error {
+func (p *Peer) send(line []byte) error {
 	p.writeMu.Lock()
 	defer p.writeMu.Unlock()
 	select {
@@ -239,9 +260,10 @@ func (p *proc) send(line []byte) error {
 	return err
 }
 
-// stop ends the peer's whole process group: closing stdin asks it to leave,
-// then SIGTERM, then SIGKILL. It returns once the process is reaped.
-func (p *proc) stop() {
+// Stop ends the peer's whole process group: closing stdin asks it to leave,
+// then SIGTERM, then SIGKILL. It returns once the process is reaped, and may
+// be called more than once.
+func (p *Peer) Stop() {
 	p.stopMu.Do(func() {
 		p.writeMu.Lock()
 		p.stdin.Close()
@@ -263,16 +285,21 @@ func (p *proc) stop() {
 	})
 }
 
-// waitFor reads events until want arrives. Events for which keep returns
-// true are handed to it and not treated as failures. An "error" event is
-// logged; "kicked" and "end" before want are failures.
-func (p *proc) waitFor(ctx context.Context, want string, keep func(event)) (event, error) {
+// Wait reads events until one named want arrives and returns it. Other
+// events are dropped ("error" events are added to the log); "kicked" or
+// "end" first, the process exiting, or ctx ending are errors.
+func (p *Peer) Wait(ctx context.Context, want string) (Event, error) {
+	return p.waitFor(ctx, want, nil)
+}
+
+// waitFor is Wait handing every other event to keep, if not nil.
+func (p *Peer) waitFor(ctx context.Context, want string, keep func(Event)) (Event, error) {
 	for {
 		select {
 		case ev, ok := <-p.events:
 			if !ok {
 				<-p.done
-				return event{}, fmt.Errorf("%s exited before %q (%v)", p.name, want, p.err)
+				return Event{}, fmt.Errorf("%s exited before %q (%v)", p.name, want, p.err)
 			}
 			switch {
 			case ev.Event == want:
@@ -290,7 +317,7 @@ func (p *proc) waitFor(ctx context.Context, want string, keep func(event)) (even
 				}
 			}
 		case <-ctx.Done():
-			return event{}, fmt.Errorf("%s: waiting for %q: %w", p.name, want, context.Cause(ctx))
+			return Event{}, fmt.Errorf("%s: waiting for %q: %w", p.name, want, context.Cause(ctx))
 		}
 	}
 }

@@ -22,7 +22,7 @@ type ChatLine struct {
 type Player struct {
 	Username string
 
-	proc *proc
+	proc *Peer
 
 	mu      sync.Mutex
 	lines   []ChatLine
@@ -56,7 +56,7 @@ func StartPlayer(t testing.TB, srv *Server, username string) *Player {
 }
 
 // record keeps one event from the player.
-func (p *Player) record(ev event) {
+func (p *Player) record(ev Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch ev.Event {
@@ -157,5 +157,5 @@ func (p *Player) Close() {
 	case <-p.proc.done:
 	case <-time.After(2 * time.Second):
 	}
-	p.proc.stop()
+	p.proc.Stop()
 }

@@ -35,7 +35,7 @@ type Server struct {
 	Version string
 	Flavor  string
 
-	proc *proc
+	proc *Peer
 }
 
 // Addr is host:port.

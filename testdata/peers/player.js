@@ -23,7 +23,7 @@ const bot = mineflayer.createBot({
   username: opts.username || 'player',
   version: opts.version ? dataVersion(opts.version) : false,
   auth: 'offline',
-  viewDistance: opts.viewDistance || 'tiny',
+  viewDistance: opts.viewDistance || 'tiny', // a number of chunks, or tiny/short/normal/far
   hideErrors: true
 })
 
