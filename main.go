@@ -265,16 +265,23 @@ func versionString() string {
 	if version != "" {
 		return version
 	}
+	v := "dev"
 	if info, ok := debug.ReadBuildInfo(); ok {
-		v := info.Main.Version
+		if info.Main.Version != "" && info.Main.Version != "(devel)" {
+			v = info.Main.Version
+		}
+		rev, dirty := "", ""
 		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
+			switch {
+			case s.Key == "vcs.revision" && len(s.Value) >= 12:
+				rev = s.Value[:12]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				dirty = "+modified"
 			}
 		}
-		if v != "" {
-			return v
+		if rev != "" {
+			v += " (" + rev + dirty + ")"
 		}
 	}
-	return "dev"
+	return v
 }
