@@ -114,15 +114,17 @@ type Model struct {
 	timeline timelinePane
 	input    inputPane
 
-	focus     focusID
-	width     int
-	height    int
-	showHelp  bool
-	overlay   bool
-	quitting  bool
-	connected bool
-	polling   bool
-	nextID    int
+	focus    focusID
+	width    int
+	height   int
+	showHelp bool
+	// helpOffset is how far the full help is scrolled.
+	helpOffset int
+	overlay    bool
+	quitting   bool
+	connected  bool
+	polling    bool
+	nextID     int
 }
 
 // New builds the console's model.
@@ -350,10 +352,20 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+		rows := m.height - 2 - m.input.Height() - 2
+		switch {
+		case key.Matches(msg, k.Help, k.Back, k.Quit):
 			m.showHelp = false
-			m.layout()
+		case key.Matches(msg, k.Up):
+			m.helpOffset--
+		case key.Matches(msg, k.Down):
+			m.helpOffset++
+		case key.Matches(msg, k.PageUp):
+			m.helpOffset -= rows
+		case key.Matches(msg, k.PageDown):
+			m.helpOffset += rows
 		}
+		m.helpOffset = min(max(m.helpOffset, 0), max(len(m.helpLines())-rows, 0))
 		return m, nil
 	}
 	// The input line, when focused, gets every other key.
@@ -375,8 +387,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
-		m.help.ShowAll = true
+		m.showHelp, m.helpOffset = true, 0
 		return m, nil
 	case key.Matches(msg, k.ThemeKey):
 		m.setTheme(themes.Next(m.theme.Name))
@@ -531,8 +542,8 @@ func (m *Model) layout() {
 	m.help.Width = w
 	m.input.SetWidth(w)
 	bodyH := h - 2 - m.input.Height()
-	topH := max(bodyH/2, 10)
-	leftW := max(w*2/5, 34)
+	topH := max(bodyH/2, 11)
+	leftW := max(w*2/5, 38)
 	if !m.connected {
 		leftW = w / 2
 	}
@@ -618,7 +629,9 @@ func (m Model) footer() string {
 	return padRight(m.help.ShortHelpView(bindings), m.width)
 }
 
-func (m Model) helpView(h int) string {
+// helpLines are the full help: the focused pane's keys, the global keys,
+// and what the input line accepts.
+func (m Model) helpLines() []string {
 	s := m.styles
 	groups := append(m.focusedKeys().FullHelp(), m.keys.globalHelp())
 	var lines []string
@@ -628,8 +641,20 @@ func (m Model) helpView(h int) string {
 	for _, l := range strings.Split(ShortFormHelp, "\n") {
 		lines = append(lines, s.Doc.Render(l))
 	}
-	lines = append(lines, "", s.Muted.Render("? or esc closes this help"))
-	return frame(s.PaneFocused, s.PaneTitleFocused, "Help", lines, m.width, h)
+	return lines
+}
+
+func (m Model) helpView(h int) string {
+	s := m.styles
+	lines := m.helpLines()
+	rows := h - 2
+	title := "Help · ? or esc closes"
+	if len(lines) > rows {
+		title += " · ↑/↓ scroll"
+		end := min(m.helpOffset+rows, len(lines))
+		lines = lines[min(m.helpOffset, end):end]
+	}
+	return frame(s.PaneFocused, s.PaneTitleFocused, title, lines, m.width, h)
 }
 
 func (m Model) tooSmall(minW, minH int) string {

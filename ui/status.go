@@ -64,18 +64,23 @@ func (p statusPane) lines(width int) []string {
 	if st.Position != nil {
 		pos = s.Text.Render(fmt.Sprintf("%.1f %.1f %.1f", st.Position.X, st.Position.Y, st.Position.Z))
 	}
-	if st.Dimension != "" {
-		pos += s.Muted.Render(" · ") + s.Info.Render(strings.TrimPrefix(clean(st.Dimension), "minecraft:"))
-	}
 	out = append(out, label("Where")+pos)
 	world := s.Text.Render(orDash(clean(st.GameMode)))
-	if tod := timeOfDay(st.TimeOfDay); tod != "" {
-		world += s.Muted.Render(" · ") + s.Text.Render(tod)
-	}
-	if w := weather(st.Raining, st.Thundering); w != "" {
-		world += s.Muted.Render(" · ") + s.Info.Render(w)
+	if st.Dimension != "" {
+		world += s.Muted.Render(" · ") + s.Info.Render(strings.TrimPrefix(clean(st.Dimension), "minecraft:"))
 	}
 	out = append(out, label("World")+world)
+	when := s.Muted.Render("unknown")
+	if tod := timeOfDay(st.TimeOfDay); tod != "" {
+		when = s.Text.Render(tod)
+		if st.Day != nil {
+			when += s.Muted.Render(fmt.Sprintf(" · day %d", *st.Day))
+		}
+	}
+	if w := weather(st.Raining, st.Thundering); w != "" {
+		when += s.Muted.Render(" · ") + s.Info.Render(w)
+	}
+	out = append(out, label("Time")+when)
 	out = append(out, label("Holds")+s.Text.Render(orDash(clean(st.HeldItem))))
 	task := s.Muted.Render("idle")
 	if len(st.Task) > 0 {
@@ -105,12 +110,6 @@ func (p statusPane) connLine() string {
 		return s.Warn.Render(s.Glyphs.Disconnected + " " + clean(state))
 	}
 	parts := []string{s.Good.Render(s.Glyphs.Connected + " " + orDefault(clean(st.State), "playing"))}
-	if st.Username != "" {
-		parts = append(parts, s.Accent.Render(clean(st.Username)))
-	}
-	if st.Server != "" {
-		parts = append(parts, s.Info.Render(clean(st.Server)))
-	}
 	if st.Version != "" {
 		parts = append(parts, s.Muted.Render(clean(st.Version)))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
@@ -239,9 +240,9 @@ func (p timelinePane) Update(msg tea.Msg) (timelinePane, tea.Cmd) {
 				p.selected++
 			}
 		case key.Matches(msg, p.keys.PageUp):
-			p.selected = max(p.selected-p.rows()+1, 0)
+			p.selected = max(p.selected-p.rows()/p.linesPerCall()+1, 0)
 		case key.Matches(msg, p.keys.PageDown):
-			p.selected = max(min(p.selected+p.rows()-1, len(p.calls)-1), 0)
+			p.selected = max(min(p.selected+p.rows()/p.linesPerCall()-1, len(p.calls)-1), 0)
 		case key.Matches(msg, p.keys.Top):
 			p.selected = 0
 		case key.Matches(msg, p.keys.Bottom):
@@ -278,22 +279,28 @@ func (p timelinePane) FullHelp() [][]key.Binding {
 
 func (p timelinePane) rows() int { return max(p.height-2, 1) }
 
+// narrow panes give each call two lines: what was called, then the result.
+func (p timelinePane) linesPerCall() int {
+	if p.width-4 < 70 {
+		return 2
+	}
+	return 1
+}
+
 func (p timelinePane) View() string {
 	s := p.styles
-	rows, w := p.rows(), p.width-4
+	per := p.linesPerCall()
+	rows, w := p.rows()/per, p.width-4
 	first := 0
 	if len(p.calls) > rows {
 		first = min(max(p.selected-rows+1, 0), len(p.calls)-rows)
-		if p.selected < first {
-			first = p.selected
-		}
 	}
 	var lines []string
-	for i := first; i < len(p.calls) && len(lines) < rows; i++ {
-		lines = append(lines, p.line(p.calls[i], i == p.selected && p.focused, w))
+	for i := first; i < len(p.calls) && i < first+rows; i++ {
+		lines = append(lines, p.line(p.calls[i], i == p.selected && p.focused, w, per == 2)...)
 	}
 	if len(lines) == 0 {
-		lines = append(lines, s.Muted.Render("No tool calls yet. Type one below, e.g. say hi, status or mc_wait ms=500."))
+		lines = append(lines, s.Muted.Render("No tool calls yet. Type one below,"), s.Muted.Render("e.g. say hi, status or mc_wait ms=500."))
 	}
 	title := "Tool calls"
 	if n := p.running(); n > 0 {
@@ -306,7 +313,8 @@ func (p timelinePane) View() string {
 	return frame(style, titleStyle, title, lines, p.width, p.height)
 }
 
-func (p timelinePane) line(c *call, selected bool, width int) string {
+// line renders a call as one line, or as two (call, then result) when split.
+func (p timelinePane) line(c *call, selected bool, width int, split bool) []string {
 	s := p.styles
 	var mark, preview string
 	dur := c.Duration
@@ -328,13 +336,24 @@ func (p timelinePane) line(c *call, selected bool, width int) string {
 	}
 	parts := []string{mark, id, s.Timeline.Tool.Render(c.Tool)}
 	if c.ArgsText != "" {
-		parts = append(parts, s.Timeline.Args.Render(truncate(c.ArgsText, max(width/3, 12))))
+		budget := max(width/3, 12)
+		if split {
+			budget = width
+		}
+		parts = append(parts, s.Timeline.Args.Render(truncate(c.ArgsText, budget)))
 	}
 	if c.Origin != "" && c.Origin != protocol.OriginConsole {
 		parts = append(parts, s.Timeline.Origin.Render("["+string(c.Origin)+"]"))
 	}
-	parts = append(parts, s.Timeline.Duration.Render(formatDuration(dur)), preview)
-	return truncate(strings.Join(parts, " "), width)
+	took := s.Timeline.Duration.Render(formatDuration(dur))
+	if split {
+		return []string{
+			truncate(strings.Join(parts, " "), width),
+			truncate("  "+took+" "+preview, width),
+		}
+	}
+	parts = append(parts, took, preview)
+	return []string{truncate(strings.Join(parts, " "), width)}
 }
 
 // formatDuration is short and stable: 850ms, 1.2s, 3m04s.
@@ -377,12 +396,13 @@ func (p timelinePane) detailText() string {
 	if req.Args == nil {
 		req.Args = map[string]json.RawMessage{}
 	}
-	b.WriteString(s.Doc.Render(indentJSON(req)) + "\n\n")
+	w := p.detail.Width
+	b.WriteString(s.Doc.Render(wrapBlock(indentJSON(req), w)) + "\n\n")
 	b.WriteString(s.DocHeading.Render("Response") + "\n")
 	if !c.Done {
 		b.WriteString(s.Timeline.Running.Render("still running, for "+formatDuration(p.now().Sub(c.Started))) + "\n")
 	} else {
-		b.WriteString(s.Doc.Render(indentJSON(c.Response)) + "\n")
+		b.WriteString(s.Doc.Render(wrapBlock(indentJSON(c.Response), w)) + "\n")
 		b.WriteString(s.Muted.Render("took "+formatDuration(c.Duration)) + "\n")
 	}
 	return b.String()
@@ -402,6 +422,31 @@ func indentJSON(v any) string {
 		lines[i] = clean(l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapBlock wraps every line of text to w cells, continuing under its
+// indentation, so long strings in a response stay readable.
+func wrapBlock(text string, w int) string {
+	if w < 8 {
+		return text
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		if ansi.StringWidth(l) <= w || indent > w/2 {
+			out = append(out, l)
+			continue
+		}
+		pad := strings.Repeat(" ", indent+2)
+		for i, part := range strings.Split(ansi.Wrap(strings.TrimLeft(l, " "), w-indent-2, " ,"), "\n") {
+			if i == 0 {
+				out = append(out, strings.Repeat(" ", indent)+part)
+			} else {
+				out = append(out, pad+part)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 func (p timelinePane) DetailView(w, h int) string {

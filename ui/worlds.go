@@ -146,7 +146,9 @@ func (p worldsPane) View() string {
 			title = s.Selected.Render(w.MOTD)
 		}
 		lines = append(lines, sel+title)
-		lines = append(lines, "  "+p.detail(w))
+		for _, d := range p.detail(w) {
+			lines = append(lines, "  "+d)
+		}
 	}
 	if len(p.worlds) > 0 {
 		lines = append(lines, "", s.Muted.Render("enter joins · c joins another host:port"))
@@ -158,8 +160,11 @@ func (p worldsPane) View() string {
 	return frame(style, titleStyle, fmt.Sprintf("Worlds (%d)", len(p.worlds)), lines, p.width, p.height)
 }
 
-func (p worldsPane) detail(w world) string {
+// detail is a world's address, version and players, then whether the bot
+// can join it.
+func (p worldsPane) detail(w world) []string {
 	s := p.styles
+	sep := s.Muted.Render(" · ")
 	parts := []string{s.Info.Render(w.addr())}
 	if w.Version != "" {
 		parts = append(parts, s.Muted.Render(w.Version))
@@ -171,15 +176,20 @@ func (p worldsPane) detail(w world) string {
 		}
 		parts = append(parts, s.Muted.Render(players+" players"))
 	}
+	var second []string
 	if w.Compatible != nil {
 		if *w.Compatible {
-			parts = append(parts, s.Good.Render(s.Glyphs.Compatible+" can join"))
+			second = append(second, s.Good.Render(s.Glyphs.Compatible+" can join"))
 		} else {
-			parts = append(parts, s.Bad.Render(s.Glyphs.Incompatible+" version not supported"))
+			second = append(second, s.Bad.Render(s.Glyphs.Incompatible+" version not supported"))
 		}
 	}
 	if w.IsLocal {
-		parts = append(parts, s.Muted.Render("this computer"))
+		second = append(second, s.Muted.Render("this computer"))
 	}
-	return strings.Join(parts, s.Muted.Render(" · "))
+	out := []string{strings.Join(parts, sep)}
+	if len(second) > 0 {
+		out = append(out, strings.Join(second, sep))
+	}
+	return out
 }

@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/protocol"
+	"github.com/blockmate/blockmate/themes"
+)
+
+func TestMain(m *testing.M) {
+	// Goldens and assertions read plain text: no colour, no styles.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// epoch is the fixed clock of view tests.
+var epoch = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// newDispatcher wires a dispatcher as main.go does, with the built-in tools
+// and the bot's, plus test tools whose schemas exercise the short form.
+// The test tools echo their arguments, so results come from the call.
+func newDispatcher(t testing.TB) *protocol.Dispatcher {
+	t.Helper()
+	c := protocol.NewCatalog()
+	bus := protocol.NewBus(nil)
+	d := protocol.NewDispatcher(c, bus, nil)
+	protocol.RegisterBuiltins(c, d)
+	bot.RegisterTools(c, d)
+	echo := func(verdict string) protocol.Handler {
+		return func(_ context.Context, a protocol.Args) (any, error) {
+			out := map[string]json.RawMessage{verdict: json.RawMessage("true")}
+			for k, v := range a {
+				out[k] = v
+			}
+			return out, nil
+		}
+	}
+	add := func(name string, args protocol.Schema, verdict string) {
+		if _, ok := c.Lookup(name); !ok {
+			c.Add(protocol.Tool{Name: name, Description: "test stand-in for " + name, Args: args, Effect: protocol.Write, Handler: echo(verdict)})
+		}
+	}
+	add("mc_say", protocol.Schema{protocol.Str("message", "what to say").Req().Len(1, 256)}, "said")
+	add("mc_collect", protocol.Schema{protocol.Str("block_type", "block").Req(), protocol.Int("count", "how many", 1, 64).Req()}, "collected")
+	add("mc_goto", protocol.Schema{protocol.Num("x", "x", -3e7, 3e7).Req(), protocol.Num("y", "y", -64, 320).Req(), protocol.Num("z", "z", -3e7, 3e7).Req(), protocol.Num("range", "range", 0, 64)}, "arrived")
+	add("mc_join", protocol.Schema{protocol.Str("host", "host"), protocol.Int("port", "port", 1, 65535).Req(), protocol.Str("username", "name")}, "joined")
+	add("mc_defend", protocol.Schema{protocol.Bool("enabled", "on or off").Req()}, "defending")
+	return d
+}
+
+// newModel is a console sized w×h with a fixed clock and no background work.
+func newModel(t testing.TB, d *protocol.Dispatcher, theme themes.Theme, w, h int) Model {
+	t.Helper()
+	m := New(Options{Dispatcher: d, Theme: theme, Now: func() time.Time { return epoch }, Location: time.UTC, NoPoll: true})
+	return update(m, tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// update runs one message through the model.
+func update(m Model, msg tea.Msg) Model {
+	next, _ := m.Update(msg)
+	return next.(Model)
+}
+
+// updateCmd runs one message and returns the command too.
+func updateCmd(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	next, cmd := m.Update(msg)
+	return next.(Model), cmd
+}
+
+// settle runs cmd as the program would, concurrently, feeding each message
+// it yields back into the model and running what that returns, until done
+// says the model has reached the state wanted. Timer-driven messages
+// (spinner frames, cursor blinks, status ticks) are applied but not
+// followed, so the loop ends. It fails the test if the state never comes.
+func settle(t testing.TB, m Model, cmd tea.Cmd, done func(Model) bool) Model {
+	t.Helper()
+	msgs := make(chan tea.Msg, 64)
+	var launch func(tea.Cmd)
+	launch = func(c tea.Cmd) {
+		if c != nil {
+			go func() { msgs <- c() }()
+		}
+	}
+	launch(cmd)
+	deadline := time.After(10 * time.Second)
+	for !done(m) {
+		select {
+		case msg := <-msgs:
+			switch msg := msg.(type) {
+			case nil, statusTickMsg:
+			case tea.BatchMsg:
+				for _, c := range msg {
+					launch(c)
+				}
+			case spinner.TickMsg, cursor.BlinkMsg:
+				m = update(m, msg)
+			default:
+				var next tea.Cmd
+				m, next = updateCmd(m, msg)
+				launch(next)
+			}
+		case <-deadline:
+			t.Fatalf("the console never reached the state the test waits for; it shows:\n%s", m.View())
+		}
+	}
+	return m
+}
+
+func keyRunes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+func keyType(k tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: k} }
+
+// typeText sends s one rune at a time, as a person types.
+func typeText(m Model, s string) Model {
+	for _, r := range s {
+		m = update(m, keyRunes(string(r)))
+	}
+	return m
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func event(name string, at time.Time, payload any) protocol.Event {
+	raw, _ := json.Marshal(payload)
+	return protocol.Event{Name: name, Payload: raw, Time: at}
+}
+
+// fixtureStatus is a bot in a world, as mc_status reports it.
+func fixtureStatus(health float64) bot.Status {
+	return bot.Status{
+		Connected: true, Server: "127.0.0.1:51234", Version: "1.21.4",
+		Position: &bot.Vec3{X: 120.5, Y: 64, Z: -33.25}, Dimension: "minecraft:overworld",
+		Health: ptr(health), Food: ptr(17), GameMode: "survival", PlayersOnline: ptr(2),
+		Task: []protocol.RunningCall{}, Username: "blockmate", MaxHealth: ptr(20.0),
+		XPLevel: ptr(5), XPProgress: ptr(0.4), TimeOfDay: ptr(int64(6000)), Day: ptr(int64(3)),
+		Raining: ptr(false), Thundering: ptr(false), HeldItem: "oak_log", LatencyMS: ptr(int64(23)), State: "playing",
+	}
+}
+
+// fixtureEvents covers every colour class, chat with segments, and a chat
+// line that tries to inject terminal escapes.
+func fixtureEvents() []protocol.Event {
+	at := epoch.Add(-time.Minute)
+	return []protocol.Event{
+		event("mc_lan_world_found", at, map[string]any{"host": "192.0.2.7", "port": 51234, "motd": "Eduard - Survival"}),
+		event("mc_player_joined", at.Add(time.Second), map[string]any{"username": "Eduard"}),
+		event("mc_player_chat", at.Add(2*time.Second), map[string]any{"username": "Eduard", "message": "follow me"}),
+		event("mc_system_chat", at.Add(3*time.Second), map[string]any{"message": "Eduard has made the advancement [Getting Wood]",
+			"segments": []map[string]any{{"text": "Eduard has made the advancement "}, {"text": "[Getting Wood]", "color": "green", "bold": true}}}),
+		event("mc_player_chat", at.Add(4*time.Second), map[string]any{"username": "Mallory\x1b[2J", "message": "hi\x1b]0;pwned\x07 there\u202e"}),
+		event("mc_hurt", at.Add(5*time.Second), map[string]any{"health": 12, "attacker": "zombie"}),
+		event("mc_item_picked_up", at.Add(6*time.Second), map[string]any{"item": "oak_log", "count": 4}),
+		event("mc_task_progress", at.Add(7*time.Second), map[string]any{"tool": "mc_collect", "id": "c2", "done": 2, "total": 4}),
+		event("mc_disconnected", at.Add(8*time.Second), map[string]any{"reason": "the server closed", "next_step": "call mc_join"}),
+	}
+}
+
+// fixtureCalls is a timeline with a finished, a failed and a running call.
+func fixtureCalls() []protocol.CallEvent {
+	at := epoch.Add(-30 * time.Second)
+	ok := protocol.Response{ID: json.RawMessage(`"c1"`), OK: true, Result: json.RawMessage(`{"said":true}`)}
+	fail := protocol.Response{ID: json.RawMessage(`"c2"`), Error: "mc_collect was stopped by mc_stop after 2.5s; nothing more of it will happen, and the next call starts clean"}
+	args := func(s string) map[string]json.RawMessage {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(s), &m)
+		return m
+	}
+	return []protocol.CallEvent{
+		{Phase: protocol.Started, ID: json.RawMessage(`"c1"`), Tool: "mc_say", Args: args(`{"message":"hi"}`), Origin: protocol.OriginConsole, Started: at},
+		{Phase: protocol.Finished, ID: json.RawMessage(`"c1"`), Tool: "mc_say", Args: args(`{"message":"hi"}`), Origin: protocol.OriginConsole, Started: at, Duration: 12 * time.Millisecond, Response: ok},
+		{Phase: protocol.Started, ID: json.RawMessage(`"c2"`), Tool: "mc_collect", Args: args(`{"block_type":"oak_log","count":4}`), Origin: protocol.OriginSidecar, Started: at.Add(time.Second)},
+		{Phase: protocol.Finished, ID: json.RawMessage(`"c2"`), Tool: "mc_collect", Args: args(`{"block_type":"oak_log","count":4}`), Origin: protocol.OriginSidecar, Started: at.Add(time.Second), Duration: 2500 * time.Millisecond, Response: fail},
+		{Phase: protocol.Started, ID: json.RawMessage(`"c3"`), Tool: "mc_wait", Args: args(`{"ms":60000}`), Origin: protocol.OriginConsole, Started: epoch.Add(-4200 * time.Millisecond)},
+	}
+}
