@@ -123,6 +123,9 @@ func (b *Bus) Emit(name, subKey string, payload any) {
 	b.mu.Lock()
 	k := b.keys[key]
 	if k == nil {
+		if len(b.keys) >= maxDebounceKeys {
+			b.prune(ev.Time)
+		}
 		k = &debounced{}
 		b.keys[key] = k
 	}
@@ -137,6 +140,30 @@ func (b *Bus) Emit(name, subKey string, payload any) {
 	k.lastSent, k.until = raw, ev.Time.Add(window)
 	b.mu.Unlock()
 	b.publish(ev)
+}
+
+// maxDebounceKeys bounds the debounce table: sub-keys come from the game
+// (player names, mob types), so a hostile server could otherwise grow it
+// without end.
+const maxDebounceKeys = 4096
+
+// prune forgets keys whose window has closed with nothing held; if every
+// key is still busy it forgets the oldest half, which at worst lets one
+// duplicate through. Called with b.mu held.
+func (b *Bus) prune(now time.Time) {
+	for key, k := range b.keys {
+		if k.pending == nil && !now.Before(k.until) {
+			delete(b.keys, key)
+		}
+	}
+	for key, k := range b.keys {
+		if len(b.keys) < maxDebounceKeys/2 {
+			break
+		}
+		if k.pending == nil {
+			delete(b.keys, key)
+		}
+	}
 }
 
 // flush sends the latest event held for key when its window closes, unless

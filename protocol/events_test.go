@@ -142,3 +142,19 @@ func TestEventWireShapeAndCatalogWindows(t *testing.T) {
 		seen[e.Name] = true
 	}
 }
+
+func TestDebounceTableStaysBounded(t *testing.T) {
+	b := testBus(time.Hour)
+	ch, cancel := b.Subscribe(1)
+	defer cancel()
+	for i := 0; i < 3*maxDebounceKeys; i++ {
+		b.Emit("mc_player_joined", itoa(i), i)
+	}
+	b.mu.Lock()
+	n := len(b.keys)
+	b.mu.Unlock()
+	if n > maxDebounceKeys {
+		t.Fatalf("%d debounce keys held", n)
+	}
+	<-ch
+}

@@ -73,8 +73,14 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	// The serve goroutine only waits for the input to end or a signal.
 	stopReading := make(chan struct{})
 	readerDone := make(chan struct{})
-	var admitMu sync.Mutex
-	admitting := true
+	// end guards the last response: once reading is over, the call that
+	// writes the last response closes stdout in the same step, so no event
+	// can slip in after it.
+	var end struct {
+		sync.Mutex
+		pending int
+		over    bool
+	}
 	go func() {
 		defer close(readerDone)
 		readLines(in, opts.MaxLine, stopReading, func(r readResult) bool {
@@ -89,24 +95,32 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 			}
 			// Admission and shutdown exclude each other, so no call is
 			// added once the end has begun waiting for calls.
-			admitMu.Lock()
-			if !admitting {
-				admitMu.Unlock()
-				return false
-			}
-			calls.Add(1)
-			admitMu.Unlock()
 			select {
 			case slots <- struct{}{}:
 			case <-stopReading:
-				calls.Done()
 				return false
 			}
+			end.Lock()
+			if end.over {
+				end.Unlock()
+				<-slots
+				return false
+			}
+			end.pending++
+			calls.Add(1)
+			end.Unlock()
 			run := d.Start(callCtx, req)
 			go func() {
 				defer calls.Done()
 				defer func() { <-slots }()
-				w.Write(run())
+				resp := run()
+				end.Lock()
+				end.pending--
+				w.Write(resp)
+				if end.over && end.pending == 0 {
+					w.Close()
+				}
+				end.Unlock()
 			}()
 			return true
 		})
@@ -121,9 +135,12 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	// After a signal the reader may stay blocked in a read that never
 	// returns; it admits nothing more from here on.
 	close(stopReading)
-	admitMu.Lock()
-	admitting = false
-	admitMu.Unlock()
+	end.Lock()
+	end.over = true
+	if end.pending == 0 {
+		w.Close()
+	}
+	end.Unlock()
 
 	done := make(chan struct{})
 	go func() { calls.Wait(); close(done) }()

@@ -218,3 +218,34 @@ func TestEventsInterleaveAsWholeLines(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestNoEventAfterTheLastResponse floods events while the input ends with a
+// call in flight: the last line on stdout must be that call's response.
+func TestNoEventAfterTheLastResponse(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		d := newTestDispatcher(t)
+		p := startPipeSidecar(t, d, SidecarOptions{})
+		stop := make(chan struct{})
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+					d.Events().Emit("mc_player_chat", "", i)
+				}
+			}
+		}()
+		p.send(`{"id":"w","tool":"mc_wait","args":{"ms":5}}`)
+		p.in.Close()
+		<-p.done
+		close(stop)
+		var last string
+		for line := range p.lines {
+			last = line
+		}
+		if !strings.HasPrefix(last, `{"id":"w","ok":true`) {
+			t.Fatalf("round %d: the last line is %q", round, last)
+		}
+	}
+}
