@@ -32,7 +32,12 @@ func startStatusServer(t *testing.T, b serverBehaviour) *statusServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &statusServer{ln: ln, handshakes: make(chan int32, 8)}
+	return serveStatus(t, ln, b)
+}
+
+// serveStatus answers status pings on ln until the test ends.
+func serveStatus(t *testing.T, ln net.Listener, b serverBehaviour) *statusServer {
+	s := &statusServer{ln: ln, handshakes: make(chan int32, 64)}
 	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
@@ -64,7 +69,10 @@ func (s *statusServer) serve(c net.Conn, b serverBehaviour) {
 	l, n, _ := readVarInt(rest)
 	rest = rest[n+int(l)+2:]
 	next, _, _ := readVarInt(rest)
-	s.handshakes <- next
+	select {
+	case s.handshakes <- next:
+	default:
+	}
 	if _, err := readFrame(br, 16); err != nil {
 		return
 	}

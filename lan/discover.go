@@ -1,0 +1,180 @@
+package lan
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sort"
+	"sync"
+	"time"
+)
+
+// DefaultWindow is how long mc_discover_lan listens: a little over one
+// announcement period, so a world that is open is heard at least once.
+const DefaultWindow = 1700 * time.Millisecond
+
+// discoverPingTimeout bounds the status ping of each world found. Worlds on
+// the LAN answer in milliseconds.
+const discoverPingTimeout = 1500 * time.Millisecond
+
+// World is a world found on the LAN, with what its status ping said.
+type World struct {
+	Host           string `json:"host"`
+	Port           int    `json:"port"`
+	MOTD           string `json:"motd"`
+	IsLocalMachine bool   `json:"is_local_machine"`
+	Version        string `json:"version,omitempty"`
+	Protocol       int    `json:"protocol,omitempty"`
+	PlayersOnline  *int   `json:"players_online,omitempty"`
+	PlayersMax     *int   `json:"players_max,omitempty"`
+	Compatible     *bool  `json:"compatible,omitempty"`
+	// Source says how it was found ("announcement" or "mdns").
+	Source Source `json:"source"`
+	// PingError is why the status ping failed, when it did.
+	PingError string `json:"ping_error,omitempty"`
+
+	from net.IP // the sender's address, to retry a local world there
+}
+
+// Key identifies a world: host and port.
+func (w World) Key() string { return Sighting{Host: w.Host, Port: w.Port}.Key() }
+
+// Joinable reports whether the bot can try to join: the status said a
+// supported version, or there was no status to say otherwise.
+func (w World) Joinable() bool { return w.Compatible == nil || *w.Compatible }
+
+// Discovery is the outcome of one discovery window.
+type Discovery struct {
+	Worlds []World
+	// ListenErr says why the announcement listener could not start; MDNSErr
+	// why the mDNS browse failed. Discovery still ran on whatever worked.
+	ListenErr, MDNSErr error
+}
+
+// collector deduplicates sightings by host and port; an announcement wins
+// over an mDNS answer for the same world, and the first MOTD seen stays.
+type collector struct {
+	mu     sync.Mutex
+	order  []string
+	worlds map[string]*World
+}
+
+func newCollector() *collector { return &collector{worlds: map[string]*World{}} }
+
+// add records a sighting and reports whether the world is new.
+func (c *collector) add(s Sighting) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := s.Key()
+	if w, ok := c.worlds[k]; ok {
+		if s.Source == FromAnnouncement && w.Source != FromAnnouncement {
+			w.Source, w.MOTD, w.IsLocalMachine = s.Source, s.MOTD, s.IsLocalMachine
+		}
+		return false
+	}
+	c.order = append(c.order, k)
+	c.worlds[k] = &World{Host: s.Host, Port: s.Port, MOTD: s.MOTD, IsLocalMachine: s.IsLocalMachine, Source: s.Source, from: s.From}
+	return true
+}
+
+func (c *collector) list() []World {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]World, 0, len(c.order))
+	for _, k := range c.order {
+		out = append(out, *c.worlds[k])
+	}
+	return out
+}
+
+// Discover listens for announcements and browses mDNS for window (or until
+// ctx ends), then pings every world found. It returns whatever it found;
+// the errors in Discovery say which way of finding worlds did not work.
+func Discover(ctx context.Context, cfg ListenConfig, window time.Duration) Discovery {
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	wctx, cancel := context.WithTimeout(ctx, window)
+	defer cancel()
+	col := newCollector()
+	var d Discovery
+	var wg sync.WaitGroup
+	l, err := Listen(cfg)
+	if err != nil {
+		d.ListenErr = err
+	} else {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := l.Run(wctx, func(s Sighting) { col.add(s) }); err != nil {
+				cfg.log().Debug("announcement listener stopped", "err", err)
+			}
+		}()
+	}
+	if cfg.NoMDNS {
+		d.MDNSErr = errors.New("mDNS browse is turned off")
+	} else {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.MDNSErr = BrowseMDNS(wctx, cfg, window, func(s Sighting) { col.add(s) })
+		}()
+	}
+	<-wctx.Done()
+	if l != nil {
+		l.Close()
+	}
+	wg.Wait()
+	d.Worlds = PingAll(ctx, cfg, col.list())
+	return d
+}
+
+// PingAll status-pings every world at once and fills in what each said. A
+// world announced by this machine whose loopback ping fails is tried at the
+// address it announced from before giving up. The pings' sockets are
+// created where cfg.Enter says, like the listener's.
+func PingAll(ctx context.Context, cfg ListenConfig, worlds []World) []World {
+	var wg sync.WaitGroup
+	for i := range worlds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pingWorld(ctx, cfg, &worlds[i])
+		}()
+	}
+	wg.Wait()
+	sort.SliceStable(worlds, func(i, j int) bool {
+		// This machine's worlds first: they are the player's own.
+		return worlds[i].IsLocalMachine && !worlds[j].IsLocalMachine
+	})
+	return worlds
+}
+
+func pingWorld(ctx context.Context, cfg ListenConfig, w *World) {
+	ping := func(host string) (st ServerStatus, err error) {
+		pctx, cancel := context.WithTimeout(ctx, discoverPingTimeout)
+		defer cancel()
+		if eerr := cfg.enter(func() error { st, err = Ping(pctx, host, w.Port); return nil }); eerr != nil {
+			return st, eerr
+		}
+		return st, err
+	}
+	st, err := ping(w.Host)
+	if err != nil && w.IsLocalMachine && len(w.from) > 0 {
+		if alt := w.from.String(); alt != w.Host {
+			if st2, err2 := ping(alt); err2 == nil {
+				st, err, w.Host = st2, nil, alt
+			}
+		}
+	}
+	if err != nil {
+		w.PingError = err.Error()
+		return
+	}
+	w.Version, w.Protocol = st.Version, st.Protocol
+	w.PlayersOnline, w.PlayersMax = &st.PlayersOnline, &st.PlayersMax
+	w.Compatible = &st.Compatible
+	if w.MOTD == "" {
+		w.MOTD = st.MOTD
+	}
+}

@@ -1,0 +1,114 @@
+//go:build linux
+
+// Package netnstest gives tests a private network namespace with a loopback
+// interface that carries multicast, so LAN discovery can be tested for real
+// without a datagram ever reaching a real interface.
+//
+// A namespace is created with `ip netns add`, its lo brought up with
+// multicast on and a route for 224.0.0.0/4, and deleted in t.Cleanup. Code
+// runs inside it in two ways: Do runs a function on an OS thread that has
+// entered the namespace (sockets created there stay in the namespace for
+// their whole life, whatever thread uses them later), and Command prefixes
+// an argv with `ip netns exec NAME` for child processes.
+package netnstest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// NS is a network namespace a test created.
+type NS struct {
+	Name string
+	path string
+}
+
+var counter atomic.Int64
+
+// InCI reports whether the tests run in CI, where a namespace that cannot be
+// created is a failure rather than a skip.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// New creates a namespace with lo up, multicast on and a multicast route.
+// When namespaces cannot be created (not root, no iproute2), it fails the
+// test in CI and skips it elsewhere, saying why either way.
+func New(t testing.TB) *NS {
+	t.Helper()
+	refuse := func(format string, args ...any) {
+		t.Helper()
+		msg := fmt.Sprintf(format, args...)
+		if InCI() {
+			t.Fatalf("cannot create a network namespace for this test: %s (CI runs as root with iproute2 installed: apt-get install iproute2)", msg)
+		}
+		t.Skipf("skipping: cannot create a network namespace: %s (run as root with iproute2 to test LAN discovery for real)", msg)
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		refuse("the ip command (iproute2) is not installed")
+	}
+	name := fmt.Sprintf("bm-lan-%d-%d", os.Getpid(), counter.Add(1))
+	if out, err := exec.Command("ip", "netns", "add", name).CombinedOutput(); err != nil {
+		refuse("ip netns add %s: %v: %s", name, err, strings.TrimSpace(string(out)))
+	}
+	ns := &NS{Name: name, path: "/var/run/netns/" + name}
+	t.Cleanup(func() {
+		if out, err := exec.Command("ip", "netns", "del", name).CombinedOutput(); err != nil {
+			t.Errorf("ip netns del %s: %v: %s", name, err, out)
+		}
+	})
+	for _, args := range [][]string{
+		{"link", "set", "lo", "up"},
+		{"link", "set", "lo", "multicast", "on"},
+		{"route", "add", "224.0.0.0/4", "dev", "lo", "src", "127.0.0.1"},
+	} {
+		full := append([]string{"-n", name}, args...)
+		if out, err := exec.Command("ip", full...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %s: %v: %s", strings.Join(full, " "), err, out)
+		}
+	}
+	return ns
+}
+
+// Do runs fn on an OS thread inside the namespace and waits for it. The
+// thread is never handed back to the Go scheduler: the goroutine exits while
+// still locked, so the runtime discards the thread rather than letting other
+// goroutines run in the wrong namespace.
+func (ns *NS) Do(fn func() error) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		// No UnlockOSThread: see above.
+		fd, err := unix.Open(ns.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			errc <- fmt.Errorf("open %s: %w", ns.path, err)
+			return
+		}
+		defer unix.Close(fd)
+		if err := unix.Setns(fd, unix.CLONE_NEWNET); err != nil {
+			errc <- fmt.Errorf("setns %s: %w", ns.Name, err)
+			return
+		}
+		errc <- fn()
+	}()
+	return <-errc
+}
+
+// Command returns argv prefixed to run inside the namespace.
+func (ns *NS) Command(argv ...string) []string {
+	return append([]string{"ip", "netns", "exec", ns.Name}, argv...)
+}
+
+// IP runs `ip -n NAME args…` and fails the test if it fails.
+func (ns *NS) IP(t testing.TB, args ...string) {
+	t.Helper()
+	full := append([]string{"-n", ns.Name}, args...)
+	if out, err := exec.Command("ip", full...).CombinedOutput(); err != nil {
+		t.Fatalf("ip %s: %v: %s", strings.Join(full, " "), err, out)
+	}
+}
