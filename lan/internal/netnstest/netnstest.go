@@ -34,7 +34,10 @@ var counter atomic.Int64
 
 // InCI reports whether the tests run in CI, where a namespace that cannot be
 // created is a failure rather than a skip.
-func InCI() bool { return os.Getenv("CI") == "true" }
+func InCI() bool {
+	v := os.Getenv("CI")
+	return v != "" && v != "false" && v != "0"
+}
 
 // New creates a namespace with lo up, multicast on and a multicast route.
 // When namespaces cannot be created (not root, no iproute2), it fails the
