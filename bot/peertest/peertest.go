@@ -201,6 +201,7 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 		return nil, err
 	}
 	cmd.ExtraFiles = []*os.File{evw} // fd 3 in the child
+	cmd.Env = append(os.Environ(), "PEERTEST_EVENT_FD=3")
 	if err := cmd.Start(); err != nil {
 		evr.Close()
 		evw.Close()

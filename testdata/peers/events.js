@@ -6,13 +6,18 @@
 // as the peer's log and shown when a test fails.
 const fs = require('fs')
 
+// bot/peertest sets PEERTEST_EVENT_FD to the descriptor it opened; run by
+// hand, a peer reports on stdout instead. (Probing fd 3 does not work: Node
+// opens descriptors of its own, which may take the number.)
+const fd = Number(process.env.PEERTEST_EVENT_FD) || 1
+
 let closed = false
 
 function emit (event, fields) {
   if (closed) return
   const line = JSON.stringify(Object.assign({ event }, fields)) + '\n'
   try {
-    fs.writeSync(3, line)
+    fs.writeSync(fd, line)
   } catch (err) {
     // The Go side is gone: nobody is listening, so stop.
     closed = true
