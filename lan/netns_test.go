@@ -24,7 +24,7 @@ import (
 // startAnnouncer sends the game's datagram from inside ns every period, the
 // first one at once, until the test ends. src, when set, is the source
 // address (it must exist in ns).
-func startAnnouncer(t *testing.T, ns *netnstest.NS, payload []byte, src string) {
+func startAnnouncer(t *testing.T, ns *netnstest.NS, payload []byte, src string) (stop func()) {
 	t.Helper()
 	var conn *net.UDPConn
 	err := ns.Do(func() error {
@@ -57,7 +57,10 @@ func startAnnouncer(t *testing.T, ns *netnstest.NS, payload []byte, src string) 
 			}
 		}
 	}()
-	t.Cleanup(func() { cancel(); wg.Wait(); conn.Close() })
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); wg.Wait(); conn.Close() }) }
+	t.Cleanup(stop)
+	return stop
 }
 
 // listenInNS returns a TCP listener on 127.0.0.1 inside ns (port 0: any).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -75,3 +76,34 @@ func TestPingServerToolUnreachable(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestDiscoverResultSentences(t *testing.T) {
+	yes, no := true, false
+	remote := World{Host: "192.168.1.20", Port: 40000, MOTD: "Ana - World", Compatible: &yes}
+	local := World{Host: "127.0.0.1", Port: 51234, MOTD: "Eduard", IsLocalMachine: true, PingError: "nothing answers"}
+	old := World{Host: "192.168.1.21", Port: 40001, MOTD: "Old", Version: "1.20.4", Protocol: 765, Compatible: &no}
+	for _, tc := range []struct {
+		name   string
+		d      Discovery
+		reason string
+		next   string
+	}{
+		{"one remote", Discovery{Worlds: []World{remote}}, "", `Exactly one world, on another computer on the network: call mc_join with its {port, host} ({"host": "192.168.1.20", "port": 40000}), and tell the player which world you are joining by its motd.`},
+		{"local, ping failed", Discovery{Worlds: []World{local, old}}, "", `Exactly one world with is_local_machine=true: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": 51234}). Its status ping failed, so the join may fail too; if it does, ask the player to check that their firewall lets Java accept connections.`},
+		{"two remote", Discovery{Worlds: []World{remote, {Host: "192.168.1.22", Port: 1}}}, "", "2 worlds found on the network: ask the player which one to join, naming each by its motd, then call mc_join with that world's {port, host}."},
+		{"only old", Discovery{Worlds: []World{old}}, "the world runs Minecraft 1.20.4, which the bot cannot join (it joins " + mcversion.Range() + ")", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := discoverResult(tc.d, DefaultWindow)
+			if r.Reason != tc.reason {
+				t.Errorf("reason = %q, want %q", r.Reason, tc.reason)
+			}
+			if tc.next != "" && r.NextStep != tc.next {
+				t.Errorf("next_step = %q\nwant        %q", r.NextStep, tc.next)
+			}
+			if r.Found != len(tc.d.Worlds) || r.NextStep == "" {
+				t.Errorf("result = %+v", r)
+			}
+		})
+	}
+}

@@ -1,0 +1,96 @@
+//go:build linux
+
+package lan
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/blockmate/blockmate/lan/internal/netnstest"
+	"github.com/blockmate/blockmate/protocol"
+)
+
+func waitEvent(t *testing.T, events <-chan protocol.Event, name string, within time.Duration) protocol.Event {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		select {
+		case ev := <-events:
+			if ev.Name == name {
+				return ev
+			}
+		case <-deadline:
+			t.Fatalf("no %s event", name)
+		}
+	}
+}
+
+func TestWatcherFindsAndLosesAWorld(t *testing.T) {
+	ns := netnstest.New(t)
+	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
+	stop := startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.port())), "")
+
+	bus := protocol.NewBus(nil)
+	events, cancelSub := bus.Subscribe(64)
+	defer cancelSub()
+	cfg := nsConfig(ns)
+	w := NewWatcher(WatchOptions{Listen: cfg, Stale: 2 * time.Second})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); w.Run(ctx, bus) }()
+	defer func() { cancel(); wg.Wait() }()
+
+	ev := waitEvent(t, events, "mc_lan_world_found", 15*time.Second)
+	var found World
+	if err := json.Unmarshal(ev.Payload, &found); err != nil {
+		t.Fatal(err)
+	}
+	if found.Host != "127.0.0.1" || found.Port != srv.port() || found.MOTD != "Eduard - Survival" || !found.IsLocalMachine ||
+		found.Version != "1.21.4" || found.Compatible == nil || !*found.Compatible || found.PlayersMax == nil || *found.PlayersMax != 8 {
+		t.Errorf("found = %s", ev.Payload)
+	}
+	if ws := w.Worlds(); len(ws) != 1 || ws[0].Port != srv.port() {
+		t.Errorf("Worlds() = %+v", ws)
+	}
+
+	stop()
+	ev = waitEvent(t, events, "mc_lan_world_lost", 15*time.Second)
+	want := `{"host":"127.0.0.1","port":` + strconv.Itoa(srv.port()) + `,"motd":"Eduard - Survival"}`
+	if string(ev.Payload) != want {
+		t.Errorf("lost = %s, want %s", ev.Payload, want)
+	}
+	if ws := w.Worlds(); len(ws) != 0 {
+		t.Errorf("Worlds() after lost = %+v", ws)
+	}
+
+	// It comes back: found again.
+	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.port())), "")
+	waitEvent(t, events, "mc_lan_world_found", 15*time.Second)
+}
+
+func TestWatcherSurvivesAListenerThatCannotStart(t *testing.T) {
+	bus := protocol.NewBus(nil)
+	events, cancelSub := bus.Subscribe(8)
+	defer cancelSub()
+	w := NewWatcher(WatchOptions{Listen: ListenConfig{
+		Interfaces: func() ([]net.Interface, error) { return nil, nil },
+		NoMDNS:     true,
+	}, Retry: 50 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	w.Run(ctx, bus) // returns when ctx ends, having retried quietly
+	select {
+	case ev := <-events:
+		t.Errorf("unexpected event %s", ev.Name)
+	default:
+	}
+	if len(w.Worlds()) != 0 {
+		t.Errorf("worlds without a listener: %+v", w.Worlds())
+	}
+}
