@@ -18,6 +18,9 @@ func TestChatBetweenPlayers(t *testing.T) {
 			if srv.Host != "127.0.0.1" || srv.Port == 0 || srv.Version != version {
 				t.Fatalf("server = %+v, want 127.0.0.1, a port, version %s", srv, version)
 			}
+			if st := statusPing(t, srv.Addr()); st.Version.Name != version || !strings.Contains(string(st.Description), "peertest "+version) {
+				t.Errorf("status = %+v %s, want version %s and the MOTD", st.Version, st.Description, version)
+			}
 			alex := peertest.StartPlayer(t, srv, "alex")
 			steve := peertest.StartPlayer(t, srv, "steve")
 
