@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/net/ipv4"
 )
@@ -148,13 +149,20 @@ func (l localAddrs) has(ip net.IP) bool {
 	return false
 }
 
+// localAddrsTTL is how long a listener trusts its list of this machine's
+// addresses.
+const localAddrsTTL = 30 * time.Second
+
 // Listener receives the game's LAN announcements.
 type Listener struct {
 	cfg   ListenConfig
 	conn  net.PacketConn
 	pc    *ipv4.PacketConn
 	group net.IP
-	local localAddrs
+	// local is this machine's addresses as of localAt; a listener that runs
+	// for hours (the console's) refreshes it, since addresses change.
+	local   localAddrs
+	localAt time.Time
 	// Joined names the interfaces the group was joined on.
 	Joined []string
 
@@ -203,7 +211,7 @@ func Listen(cfg ListenConfig) (*Listener, error) {
 		// sent to the port; where the platform cannot say, everything is read.
 		_ = pc.SetControlMessage(ipv4.FlagDst, true)
 		l.conn, l.pc = conn, pc
-		l.local = cfg.localAddrs()
+		l.local, l.localAt = cfg.localAddrs(), time.Now()
 		return nil
 	})
 	if err != nil {
@@ -256,6 +264,10 @@ func (l *Listener) sighting(b []byte, sender net.IP) (Sighting, error) {
 	a, err := ParseAnnouncement(b)
 	if err != nil {
 		return Sighting{}, err
+	}
+	if time.Since(l.localAt) > localAddrsTTL {
+		_ = l.cfg.enter(func() error { l.local = l.cfg.localAddrs(); return nil })
+		l.localAt = time.Now()
 	}
 	// Only this machine can send with an unspecified source address (on
 	// loopback, before a source is chosen).
