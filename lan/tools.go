@@ -146,7 +146,7 @@ func discoverResult(d Discovery, window time.Duration) DiscoverResult {
 		if w.PingError == "" {
 			return ""
 		}
-		return " Its status ping failed, so the join may fail too; if it does, ask the player to check that their firewall lets Java accept connections."
+		return " Its status ping failed (see ping_error), so the join may fail too; if it does, ask the player whether the world is still open to LAN and whether a firewall blocks Java."
 	}
 	switch {
 	case len(d.Worlds) == 0 && d.ListenErr != nil:

@@ -89,7 +89,7 @@ func TestDiscoverResultSentences(t *testing.T) {
 		next   string
 	}{
 		{"one remote", Discovery{Worlds: []World{remote}}, "", `Exactly one world, on another computer on the network: call mc_join with its {port, host} ({"host": "192.168.1.20", "port": 40000}), and tell the player which world you are joining by its motd.`},
-		{"local, ping failed", Discovery{Worlds: []World{local, old}}, "", `Exactly one world with is_local_machine=true: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": 51234}). Its status ping failed, so the join may fail too; if it does, ask the player to check that their firewall lets Java accept connections.`},
+		{"local, ping failed", Discovery{Worlds: []World{local, old}}, "", `Exactly one world with is_local_machine=true: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": 51234}). Its status ping failed (see ping_error), so the join may fail too; if it does, ask the player whether the world is still open to LAN and whether a firewall blocks Java.`},
 		{"two remote", Discovery{Worlds: []World{remote, {Host: "192.168.1.22", Port: 1}}}, "", "2 worlds found on the network: ask the player which one to join, naming each by its motd, then call mc_join with that world's {port, host}."},
 		{"only old", Discovery{Worlds: []World{old}}, "the world runs Minecraft 1.20.4, which the bot cannot join (it joins " + mcversion.Range() + ")", ""},
 	} {
