@@ -14,7 +14,7 @@ import (
 
 	"github.com/hashicorp/mdns"
 
-	"github.com/blockmate/blockmate/lan/internal/netnstest"
+	"github.com/blockmate/blockmate/lan/netnstest"
 )
 
 // Every test in this file runs its network traffic inside a namespace it

@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/mdns"
 
 	"github.com/blockmate/blockmate/bot/peertest"
-	"github.com/blockmate/blockmate/lan/internal/netnstest"
+	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 

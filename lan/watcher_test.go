@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/lan/internal/netnstest"
+	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol"
 )
 

@@ -10,6 +10,12 @@
 // entered the namespace (sockets created there stay in the namespace for
 // their whole life, whatever thread uses them later), and Command prefixes
 // an argv with `ip netns exec NAME` for child processes.
+//
+// Any test that starts blockmate in a way that discovers LAN worlds (the
+// console calls mc_discover_lan at start; the console's Watcher listens all
+// the time) should run it under ns.Command, so that it joins the
+// announcement group and sends mDNS queries on the namespace's lo only,
+// never on the test machine's real interfaces.
 package netnstest
 
 import (
