@@ -51,6 +51,14 @@ type Discovery struct {
 	ListenErr, MDNSErr error
 }
 
+// maxWorlds bounds how many worlds one discovery (or the watcher) keeps,
+// and pingParallel how many it pings at once, so a stranger announcing
+// thousands of ports cannot make blockmate dial thousands of times.
+const (
+	maxWorlds    = 64
+	pingParallel = 8
+)
+
 // collector deduplicates sightings by host and port; an announcement wins
 // over an mDNS answer for the same world, and the first MOTD seen stays.
 type collector struct {
@@ -70,6 +78,9 @@ func (c *collector) add(s Sighting) bool {
 		if s.Source == FromAnnouncement && w.Source != FromAnnouncement {
 			w.Source, w.MOTD, w.IsLocalMachine = s.Source, s.MOTD, s.IsLocalMachine
 		}
+		return false
+	}
+	if len(c.order) >= maxWorlds {
 		return false
 	}
 	c.order = append(c.order, k)
@@ -135,10 +146,13 @@ func Discover(ctx context.Context, cfg ListenConfig, window time.Duration) Disco
 // created where cfg.Enter says, like the listener's.
 func PingAll(ctx context.Context, cfg ListenConfig, worlds []World) []World {
 	var wg sync.WaitGroup
+	sem := make(chan struct{}, pingParallel)
 	for i := range worlds {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
 			pingWorld(ctx, cfg, &worlds[i])
 		}()
 	}

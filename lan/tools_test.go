@@ -107,3 +107,20 @@ func TestDiscoverResultSentences(t *testing.T) {
 		})
 	}
 }
+
+func TestCollectorIsBounded(t *testing.T) {
+	c := newCollector()
+	for port := 1; port <= 1000; port++ {
+		c.add(Sighting{Host: "10.0.0.9", Port: port, Source: FromAnnouncement})
+	}
+	if n := len(c.list()); n != maxWorlds {
+		t.Errorf("kept %d worlds, want at most %d", n, maxWorlds)
+	}
+	// Duplicates merge: an announcement replaces an mDNS answer's details.
+	c = newCollector()
+	c.add(Sighting{Host: "10.0.0.9", Port: 1, MOTD: "from mdns", Source: FromMDNS})
+	c.add(Sighting{Host: "10.0.0.9", Port: 1, MOTD: "from the game", Source: FromAnnouncement})
+	if l := c.list(); len(l) != 1 || l[0].MOTD != "from the game" || l[0].Source != FromAnnouncement {
+		t.Errorf("merged = %+v", l)
+	}
+}

@@ -23,9 +23,6 @@ const (
 	// DefaultRetry is how long the watcher waits before trying again to
 	// open a listener that could not start.
 	DefaultRetry = 10 * time.Second
-	// maxWatched bounds how many worlds the watcher tracks, so a stranger
-	// announcing thousands of ports cannot grow it without end.
-	maxWatched = 64
 )
 
 // WatchOptions configure a Watcher. Zero values pick the defaults.
@@ -173,7 +170,7 @@ func (w *Watcher) seen(ctx context.Context, s Sighting) {
 	k := s.Key()
 	x, ok := w.worlds[k]
 	if !ok {
-		if len(w.worlds) >= maxWatched {
+		if len(w.worlds) >= maxWorlds {
 			return
 		}
 		x = &watched{world: World{Host: s.Host, Port: s.Port, MOTD: s.MOTD, IsLocalMachine: s.IsLocalMachine, Source: s.Source, from: s.From}}
