@@ -49,6 +49,16 @@ func TestChatBetweenPlayers(t *testing.T) {
 				t.Errorf("line = %+v, want from steve saying %q", line, "hi alex")
 			}
 
+			// A console command reaches the players as a system line.
+			if err := srv.Command("say hello from the console"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := steve.WaitChat(ctx, func(l peertest.ChatLine) bool {
+				return l.Username == "" && strings.Contains(l.Text, "hello from the console")
+			}); err != nil {
+				t.Fatalf("steve did not see the console's say: %v; lines: %+v", err, steve.Lines())
+			}
+
 			steve.Close()
 			if err := steve.Chat("after close"); err == nil {
 				t.Errorf("Chat after Close succeeded, want an error")
