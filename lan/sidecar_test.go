@@ -172,6 +172,7 @@ func TestPingFlyingSquid(t *testing.T) {
 	if st.Latency <= 0 {
 		t.Errorf("latency = %v", st.Latency)
 	}
+	t.Logf("flying-squid 1.21.4 status: %+v", st)
 
 	sc := sidecartest.Start(t, sidecartest.Build(t))
 	reply := sc.Call(ctx, "mc_ping_server", map[string]any{"host": srv.Host, "port": srv.Port})
@@ -202,6 +203,7 @@ func TestDiscoverThenJoin(t *testing.T) {
 		t.Fatalf("discovery = %s", raw)
 	}
 	w := r.Worlds[0]
+	t.Logf("discovered: %s", raw)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	reply := sc.Call(ctx, "mc_join", map[string]any{"host": w.Host, "port": w.Port, "username": "Theo"})
@@ -212,6 +214,7 @@ func TestDiscoverThenJoin(t *testing.T) {
 	if err := reply.Decode(&joined); err != nil || !joined.Joined || joined.Version != "1.21.4" {
 		t.Fatalf("mc_join with the discovered host and port: %s (%v)", reply.Raw, err)
 	}
+	t.Logf("joined: %s", reply.Raw)
 	leave := sc.Call(ctx, "mc_leave", map[string]any{})
 	if !leave.OK {
 		t.Errorf("mc_leave: %s", leave.Raw)
