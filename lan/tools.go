@@ -132,13 +132,16 @@ func discoverResult(d Discovery, window time.Duration) DiscoverResult {
 	if r.Worlds == nil {
 		r.Worlds = []World{}
 	}
-	var joinable, local []World
+	var joinable, local, localOld []World
 	for _, w := range d.Worlds {
-		if w.Joinable() {
+		switch {
+		case w.Joinable():
 			joinable = append(joinable, w)
 			if w.IsLocalMachine {
 				local = append(local, w)
 			}
+		case w.IsLocalMachine:
+			localOld = append(localOld, w)
 		}
 	}
 	joinArgs := func(w World) string { return fmt.Sprintf(`{"host": %q, "port": %d}`, w.Host, w.Port) }
@@ -162,6 +165,13 @@ func discoverResult(d Discovery, window time.Duration) DiscoverResult {
 			r.Reason = fmt.Sprintf("the world runs Minecraft %s, which the bot cannot join (it joins %s)", w.Version, mcversion.Range())
 		}
 		r.NextStep = "Tell the player: " + mcversion.Advice(w.Version, w.Protocol)
+	case len(local) == 0 && len(localOld) > 0:
+		// The player's own world is the one they mean; joining a stranger's
+		// instead would be a surprise.
+		w := localOld[0]
+		r.Reason = fmt.Sprintf("the world on this computer runs Minecraft %s, which the bot cannot join (it joins %s)", w.Version, mcversion.Range())
+		r.NextStep = "Tell the player: " + mcversion.Advice(w.Version, w.Protocol) +
+			" Other worlds on the network can be joined: ask the player whether they want one of those instead."
 	case len(local) == 1:
 		w := local[0]
 		r.NextStep = fmt.Sprintf("Exactly one world with is_local_machine=true: call mc_join with its {port, host} immediately without asking (%s).", joinArgs(w)) + pingNote(w)

@@ -82,6 +82,8 @@ func TestDiscoverResultSentences(t *testing.T) {
 	remote := World{Host: "192.168.1.20", Port: 40000, MOTD: "Ana - World", Compatible: &yes}
 	local := World{Host: "127.0.0.1", Port: 51234, MOTD: "Eduard", IsLocalMachine: true, PingError: "nothing answers"}
 	old := World{Host: "192.168.1.21", Port: 40001, MOTD: "Old", Version: "1.20.4", Protocol: 765, Compatible: &no}
+	localOld := old
+	localOld.IsLocalMachine, localOld.Host = true, "127.0.0.1"
 	for _, tc := range []struct {
 		name   string
 		d      Discovery
@@ -92,6 +94,7 @@ func TestDiscoverResultSentences(t *testing.T) {
 		{"local, ping failed", Discovery{Worlds: []World{local, old}}, "", `Exactly one world with is_local_machine=true: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": 51234}). Its status ping failed (see ping_error), so the join may fail too; if it does, ask the player whether the world is still open to LAN and whether a firewall blocks Java.`},
 		{"two remote", Discovery{Worlds: []World{remote, {Host: "192.168.1.22", Port: 1}}}, "", "2 worlds found on the network: ask the player which one to join, naming each by its motd, then call mc_join with that world's {port, host}."},
 		{"only old", Discovery{Worlds: []World{old}}, "the world runs Minecraft 1.20.4, which the bot cannot join (it joins " + mcversion.Range() + ")", ""},
+		{"own world old, another joinable", Discovery{Worlds: []World{localOld, remote}}, "the world on this computer runs Minecraft 1.20.4, which the bot cannot join (it joins " + mcversion.Range() + ")", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := discoverResult(tc.d, DefaultWindow)
