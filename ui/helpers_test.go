@@ -27,16 +27,27 @@ func TestMain(m *testing.M) {
 // epoch is the fixed clock of view tests.
 var epoch = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
-// newDispatcher wires a dispatcher as main.go does, with the built-in tools
-// and the bot's, plus test tools whose schemas exercise the short form.
-// The test tools echo their arguments, so results come from the call.
+// newBotDispatcher wires a dispatcher as main.go does, with the built-in
+// tools and the bot's.
+func newBotDispatcher(t testing.TB) *protocol.Dispatcher {
+	t.Helper()
+	c := protocol.NewCatalog()
+	d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
+	protocol.RegisterBuiltins(c, d)
+	bot.RegisterTools(c, d)
+	return d
+}
+
+// newDispatcher has the built-in tools and stand-ins for the bot's whose
+// schemas exercise the short form. The stand-ins echo their arguments
+// after a verdict, so every result comes from the call; they work without
+// a world, so flows can be tested without one.
 func newDispatcher(t testing.TB) *protocol.Dispatcher {
 	t.Helper()
 	c := protocol.NewCatalog()
 	bus := protocol.NewBus(nil)
 	d := protocol.NewDispatcher(c, bus, nil)
 	protocol.RegisterBuiltins(c, d)
-	bot.RegisterTools(c, d)
 	echo := func(verdict string) protocol.Handler {
 		return func(_ context.Context, a protocol.Args) (any, error) {
 			out := map[string]json.RawMessage{verdict: json.RawMessage("true")}
@@ -47,15 +58,14 @@ func newDispatcher(t testing.TB) *protocol.Dispatcher {
 		}
 	}
 	add := func(name string, args protocol.Schema, verdict string) {
-		if _, ok := c.Lookup(name); !ok {
-			c.Add(protocol.Tool{Name: name, Description: "test stand-in for " + name, Args: args, Effect: protocol.Write, Handler: echo(verdict)})
-		}
+		c.Add(protocol.Tool{Name: name, Description: "test stand-in for " + name, Args: args, Effect: protocol.Write, Handler: echo(verdict)})
 	}
 	add("mc_say", protocol.Schema{protocol.Str("message", "what to say").Req().Len(1, 256)}, "said")
 	add("mc_collect", protocol.Schema{protocol.Str("block_type", "block").Req(), protocol.Int("count", "how many", 1, 64).Req()}, "collected")
 	add("mc_goto", protocol.Schema{protocol.Num("x", "x", -3e7, 3e7).Req(), protocol.Num("y", "y", -64, 320).Req(), protocol.Num("z", "z", -3e7, 3e7).Req(), protocol.Num("range", "range", 0, 64)}, "arrived")
 	add("mc_join", protocol.Schema{protocol.Str("host", "host"), protocol.Int("port", "port", 1, 65535).Req(), protocol.Str("username", "name")}, "joined")
 	add("mc_defend", protocol.Schema{protocol.Bool("enabled", "on or off").Req()}, "defending")
+	add("mc_status", nil, "connected")
 	return d
 }
 
@@ -78,43 +88,75 @@ func updateCmd(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	return next.(Model), cmd
 }
 
-// settle runs cmd as the program would, concurrently, feeding each message
-// it yields back into the model and running what that returns, until done
-// says the model has reached the state wanted. Timer-driven messages
-// (spinner frames, cursor blinks, status ticks) are applied but not
-// followed, so the loop ends. It fails the test if the state never comes.
+// harness runs the model as the program would: commands run concurrently,
+// each message they yield goes back into the model and what that returns
+// runs in turn. Timer-driven messages (spinner frames, cursor blinks,
+// status ticks) are applied but not followed, so things come to rest.
+type harness struct {
+	t    testing.TB
+	m    Model
+	msgs chan tea.Msg
+}
+
+func newHarness(t testing.TB, m Model) *harness {
+	return &harness{t: t, m: m, msgs: make(chan tea.Msg, 256)}
+}
+
+func (h *harness) launch(c tea.Cmd) {
+	if c != nil {
+		go func() { h.msgs <- c() }()
+	}
+}
+
+// send delivers one message and runs the command it returns.
+func (h *harness) send(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil, statusTickMsg:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.launch(c)
+		}
+	case spinner.TickMsg, cursor.BlinkMsg:
+		h.m = update(h.m, msg)
+	default:
+		var next tea.Cmd
+		h.m, next = updateCmd(h.m, msg)
+		h.launch(next)
+	}
+}
+
+// typeText types s, then optionally more keys.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.send(keyRunes(string(r)))
+	}
+}
+
+// until processes messages until done holds; it fails the test if that
+// never happens.
+func (h *harness) until(done func(Model) bool) {
+	h.t.Helper()
+	deadline := time.After(10 * time.Second)
+	poll := time.NewTicker(2 * time.Millisecond)
+	defer poll.Stop()
+	for !done(h.m) {
+		select {
+		case msg := <-h.msgs:
+			h.send(msg)
+		case <-poll.C:
+		case <-deadline:
+			h.t.Fatalf("the console never reached the state the test waits for; it shows:\n%s", h.m.View())
+		}
+	}
+}
+
+// settle runs cmd through a harness until done holds.
 func settle(t testing.TB, m Model, cmd tea.Cmd, done func(Model) bool) Model {
 	t.Helper()
-	msgs := make(chan tea.Msg, 64)
-	var launch func(tea.Cmd)
-	launch = func(c tea.Cmd) {
-		if c != nil {
-			go func() { msgs <- c() }()
-		}
-	}
-	launch(cmd)
-	deadline := time.After(10 * time.Second)
-	for !done(m) {
-		select {
-		case msg := <-msgs:
-			switch msg := msg.(type) {
-			case nil, statusTickMsg:
-			case tea.BatchMsg:
-				for _, c := range msg {
-					launch(c)
-				}
-			case spinner.TickMsg, cursor.BlinkMsg:
-				m = update(m, msg)
-			default:
-				var next tea.Cmd
-				m, next = updateCmd(m, msg)
-				launch(next)
-			}
-		case <-deadline:
-			t.Fatalf("the console never reached the state the test waits for; it shows:\n%s", m.View())
-		}
-	}
-	return m
+	h := newHarness(t, m)
+	h.launch(cmd)
+	h.until(done)
+	return h.m
 }
 
 func keyRunes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
