@@ -1145,17 +1145,21 @@ func (s *session) addChat(from, text, kind string, segs []chat.Segment) {
 	if self {
 		return
 	}
+	type said struct {
+		Username string         `json:"username"`
+		Message  string         `json:"message"`
+		Segments []chat.Segment `json:"segments,omitempty"`
+	}
 	switch kind {
 	case "chat":
-		s.events("mc_player_chat", "", struct {
-			Username string `json:"username"`
-			Message  string `json:"message"`
-		}{from, text})
+		s.events("mc_player_chat", "", said{from, text, segs})
 	case "whisper":
-		s.events("mc_whisper", "", struct {
-			Username string `json:"username"`
-			Message  string `json:"message"`
-		}{from, text})
+		s.events("mc_whisper", "", said{from, text, segs})
+	case "system":
+		s.events("mc_system_chat", "", struct {
+			Message  string         `json:"message"`
+			Segments []chat.Segment `json:"segments,omitempty"`
+		}{text, segs})
 	}
 }
 

@@ -115,6 +115,16 @@ var tables = func() map[int32]*Table {
 	return m
 }()
 
+// Name is the newest game version of the table's protocol, e.g. "1.21.4".
+func (t *Table) Name() string {
+	for _, r := range releases {
+		if int32(r.Protocol) == t.Protocol {
+			return r.Names[len(r.Names)-1]
+		}
+	}
+	return "unknown"
+}
+
 // For returns the table for a protocol version, or nil if the tables do not
 // cover it.
 func For(protocol int32) *Table { return tables[protocol] }
