@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -181,4 +182,55 @@ func hasLine(lines []struct{ From, Text string }, from, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestJoinMinecraftProtocol covers the two game versions flying-squid does
+// not serve, 1.21 (protocol 767) and 1.21.2 (768), on a minimal
+// minecraft-protocol server that relays chat as unsigned player chat, the
+// shape a vanilla LAN world uses: join, chat both ways, stay, leave, join
+// again.
+func TestJoinMinecraftProtocol(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") == "" {
+		t.Skip("integration test; run without -short")
+	}
+	bin := sidecartest.Build(t)
+	for _, version := range []string{"1.21", "1.21.2"} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			srv := peertest.StartServer(t, peertest.ServerOptions{Version: version, Flavor: peertest.FlavorMinecraftProtocol})
+			alex := peertest.StartPlayer(t, srv, "alex")
+			sc := sidecartest.Start(t, bin)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			for round := 0; round < 2; round++ {
+				r := sc.Call(ctx, "mc_join", map[string]any{"port": srv.Port, "username": "Theo"})
+				var res struct {
+					Joined  bool   `json:"joined"`
+					Version string `json:"version"`
+				}
+				if err := r.Decode(&res); err != nil || !res.Joined || res.Version != version {
+					t.Fatalf("mc_join (round %d) = %s %v, want joined at %s\nstderr:\n%s", round, r.Result, err, version, sc.Stderr())
+				}
+				msg := "hello " + strconv.Itoa(round)
+				if r := sc.Call(ctx, "mc_say", map[string]any{"message": msg}); !r.OK {
+					t.Fatalf("mc_say: %s", r.Error)
+				}
+				if _, err := alex.WaitChat(ctx, func(l peertest.ChatLine) bool { return l.Username == "Theo" && l.Message == msg }); err != nil {
+					t.Fatalf("alex did not see %q: %v; lines %+v", msg, err, alex.Lines())
+				}
+				reply := "hi " + strconv.Itoa(round)
+				if err := alex.Chat(reply); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := sc.WaitEvent(ctx, "mc_player_chat", payloadHas(`{"username":"alex","message":"`+reply+`"`)); err != nil {
+					t.Fatalf("no mc_player_chat %q: %v; events %+v", reply, err, sc.Events())
+				}
+				time.Sleep(stayFor(t) / 3)
+				var left struct{ Left bool }
+				if err := sc.Call(ctx, "mc_leave", nil).Decode(&left); err != nil || !left.Left {
+					t.Fatalf("mc_leave = %+v %v", left, err)
+				}
+			}
+		})
+	}
 }
