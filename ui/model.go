@@ -590,6 +590,9 @@ func (m Model) bar() string {
 	s := m.styles
 	st := m.status.status
 	conn := "not in a world"
+	if !m.status.known && !m.opts.NoPoll {
+		conn = "asking the bot…"
+	}
 	if m.connected {
 		conn = "in " + orDefault(clean(st.Server), "a world")
 		if st.Username != "" {

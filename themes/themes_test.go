@@ -1,0 +1,63 @@
+package themes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+func TestByNameAndNext(t *testing.T) {
+	for _, th := range All {
+		got, err := ByName(strings.ToUpper(th.Name))
+		if err != nil || got.Name != th.Name {
+			t.Fatalf("ByName(%q) = %v, %v", th.Name, got.Name, err)
+		}
+	}
+	if _, err := ByName("neon"); err == nil || !strings.Contains(err.Error(), "dark, light, high-contrast, streamer") {
+		t.Fatalf("an unknown theme should list the names; got %v", err)
+	}
+	name := Dark.Name
+	for range All {
+		name = Next(name).Name
+	}
+	if name != Dark.Name {
+		t.Fatalf("cycling through every theme should come back to dark; got %s", name)
+	}
+}
+
+// TestStreamerHasNoBackground: stream capture keys out the background, so
+// the streamer theme must not paint one anywhere.
+func TestStreamerHasNoBackground(t *testing.T) {
+	s := New(Streamer)
+	if Streamer.Palette.Bar != nil || Streamer.Palette.Selection != nil {
+		t.Fatal("the streamer palette sets a background colour")
+	}
+	if _, isNone := s.Bar.GetBackground().(lipgloss.NoColor); !isNone {
+		t.Fatalf("the streamer title bar has a background: %v", s.Bar.GetBackground())
+	}
+	if _, isNone := s.Selected.GetBackground().(lipgloss.NoColor); !isNone {
+		t.Fatalf("the streamer selection has a background: %v", s.Selected.GetBackground())
+	}
+	if !s.Selected.GetUnderline() {
+		t.Fatal("without a background the selection must show some other way")
+	}
+	for _, g := range []string{s.Glyphs.HeartFull, s.Glyphs.HeartEmpty, s.Glyphs.FoodFull} {
+		if len([]rune(g)) < 2 {
+			t.Fatalf("streamer glyph %q is not large", g)
+		}
+	}
+}
+
+func TestSegmentColours(t *testing.T) {
+	s := New(Dark)
+	if s.Segment("gold", false, false, false, false).GetForeground() == s.Event.ChatText.GetForeground() {
+		t.Fatal("a named Minecraft colour should colour the segment")
+	}
+	if s.Segment("\x1b[31m", false, false, false, false).GetForeground() != s.Event.ChatText.GetForeground() {
+		t.Fatal("an unknown colour should fall back to the chat colour")
+	}
+	if !s.Segment("", true, false, false, false).GetBold() {
+		t.Fatal("bold segments should be bold")
+	}
+}
