@@ -174,6 +174,14 @@ func (f *fakeServer) configure() {
 		w.String("minecraft:msg_command_incoming")
 		w.Bool(false)
 	})
+	f.send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
+		w.String("minecraft:damage_type")
+		w.VarInt(2)
+		w.String("minecraft:fall")
+		w.Bool(false)
+		w.String("minecraft:mob_attack")
+		w.Bool(false)
+	})
 	f.send(mcdata.ClientboundConfigFinishConfiguration, nil)
 	f.expect(mcdata.ServerboundConfigFinishConfiguration)
 }

@@ -51,7 +51,7 @@ func TestJoinFlyingSquid(t *testing.T) {
 			srv := peertest.StartServer(t, peertest.ServerOptions{Version: version})
 			alex := peertest.StartPlayer(t, srv, "alex")
 			sc := sidecartest.Start(t, bin, "--log-level", "debug")
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), stayFor(t)+3*time.Minute)
 			defer cancel()
 
 			join := func() {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -119,6 +120,10 @@ type state struct {
 	registries    registries
 	lastKeepAlive time.Time
 	unacked       int
+	// lastDamage is the damage type of the last damage event aimed at the
+	// bot, which names the attacker of the health drop that follows.
+	lastDamage   string
+	lastDamageAt time.Time
 }
 
 type registries struct {
@@ -518,8 +523,7 @@ func (s *session) readRegistry(r *wire.Reader) {
 			}
 			chats = append(chats, ct)
 		case "minecraft:damage_type":
-			msg, _ := data["message_id"].(string)
-			damages = append(damages, msg)
+			damages = append(damages, strings.TrimPrefix(name, "minecraft:"))
 		}
 	}
 	if r.Err() != nil {
@@ -738,6 +742,18 @@ func (s *session) handlePlay(p mcdata.Packet, r *wire.Reader) error {
 		var w wire.Writer
 		w.Float32(20) // chunks per tick the bot can take
 		return s.c.write(mcdata.ServerboundPlayChunkBatchReceived, &w)
+	case mcdata.ClientboundPlayDamageEvent:
+		who := r.VarInt()
+		kind := r.VarInt()
+		r.Rest()
+		s.mu.Lock()
+		if who == s.st.entityID {
+			s.st.lastDamage, s.st.lastDamageAt = "", time.Now()
+			if i := int(kind); i >= 0 && i < len(s.st.registries.damageTypes) {
+				s.st.lastDamage = s.st.registries.damageTypes[i]
+			}
+		}
+		s.mu.Unlock()
 	case mcdata.ClientboundPlayHeldItemSlot:
 		var slot int32
 		if s.v.heldSlotVarInt {
@@ -863,12 +879,15 @@ func (s *session) updateHealth(health float32, food int32, sat float32) {
 	st.health, st.food, st.saturation, st.haveHealth = health, food, sat, true
 	var fire []func()
 	if had && health < prev && health > 0 {
-		h := health
+		h, attacker := health, ""
+		if time.Since(st.lastDamageAt) < time.Second {
+			attacker = st.lastDamage
+		}
 		fire = append(fire, func() {
-			s.events("mc_hurt", "", struct {
+			s.events("mc_hurt", attacker, struct {
 				Health   float32 `json:"health"`
 				Attacker string  `json:"attacker,omitempty"`
-			}{h, ""})
+			}{h, attacker})
 		})
 	}
 	if health > 0 && health <= s.opts.LowHealthThreshold && !st.lowHealthFired {

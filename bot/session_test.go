@@ -108,6 +108,13 @@ func TestPlayEachVersion(t *testing.T) {
 
 			// Health: a hurt, the alarm once on crossing, re-armed after recovery.
 			do(func(f *fakeServer) {
+				f.send(mcdata.ClientboundPlayDamageEvent, func(w *wire.Writer) {
+					w.VarInt(42)
+					w.VarInt(1) // the second damage type: minecraft:mob_attack
+					w.VarInt(0)
+					w.VarInt(0)
+					w.Bool(false)
+				})
 				for _, h := range []float32{20, 15, 5, 4, 18, 3} {
 					f.send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) {
 						w.Float32(h)
@@ -119,6 +126,9 @@ func TestPlayEachVersion(t *testing.T) {
 			waitFor(t, func() bool { return rec.count("mc_low_health") == 2 }, "two low-health alarms (5, then 3 after recovering to 18)")
 			if rec.count("mc_hurt") < 3 {
 				t.Errorf("mc_hurt %d times, want one per loss", rec.count("mc_hurt"))
+			}
+			if got := jsonOf(rec.wait(t, "mc_hurt")); got != `{"health":15,"attacker":"mob_attack"}` {
+				t.Errorf("first mc_hurt = %s, want the damage type as attacker", got)
 			}
 
 			// A death message from the combat-kill packet.
