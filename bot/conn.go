@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcnet "github.com/Tnze/go-mc/net"
@@ -31,12 +32,14 @@ type conn struct {
 	br    *bufio.Reader
 	table *mcdata.Table
 
-	// state and threshold belong to the read loop, which is also the only
-	// writer of login and configuration replies; play-state writes from
-	// tools read them under wmu.
+	// wmu serialises writes. state and threshold change only on the read
+	// loop, under wmu so that no write goes out half in the old state;
+	// the read loop reads its own copies without waiting behind a write.
 	wmu       sync.Mutex
 	state     mcdata.State
 	threshold int
+	readThr   atomic.Int32
+	readState atomic.Uint32
 
 	frame   []byte
 	packet  pk.Packet
@@ -46,6 +49,7 @@ type conn struct {
 
 func newConn(nc net.Conn, table *mcdata.Table) *conn {
 	c := &conn{nc: nc, mc: mcnet.WrapConn(nc), br: bufio.NewReaderSize(nc, 32<<10), table: table, threshold: -1, timeout: 30 * time.Second}
+	c.readThr.Store(-1)
 	return c
 }
 
@@ -54,18 +58,16 @@ func newConn(nc net.Conn, table *mcdata.Table) *conn {
 func (c *conn) setState(s mcdata.State) {
 	c.wmu.Lock()
 	c.state = s
+	c.readState.Store(uint32(s))
 	c.wmu.Unlock()
 }
 
-func (c *conn) getState() mcdata.State {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	return c.state
-}
+func (c *conn) getState() mcdata.State { return mcdata.State(c.readState.Load()) }
 
 func (c *conn) setThreshold(t int) {
 	c.wmu.Lock()
 	c.threshold = t
+	c.readThr.Store(int32(t))
 	c.mc.SetThreshold(t)
 	c.wmu.Unlock()
 }
@@ -108,10 +110,7 @@ func (c *conn) read(state mcdata.State) (mcdata.Packet, int32, *wire.Reader, err
 	if _, err := io.ReadFull(c.br, c.frame[n:]); err != nil {
 		return 0, 0, nil, err
 	}
-	c.wmu.Lock()
-	threshold := c.threshold
-	c.wmu.Unlock()
-	if err := c.packet.UnPack(bytes.NewReader(c.frame), threshold); err != nil {
+	if err := c.packet.UnPack(bytes.NewReader(c.frame), int(c.readThr.Load())); err != nil {
 		return 0, 0, nil, fmt.Errorf("%w: %v", errFrame, err)
 	}
 	p := c.table.Lookup(state, mcdata.Clientbound, c.packet.ID)

@@ -16,7 +16,7 @@ func fuzzSession(proto int32, state mcdata.State) *session {
 	}
 	s.st.players = map[[16]byte]*PlayerInfo{}
 	s.st.registries.chatTypes = []chatType{{name: "minecraft:chat", key: "chat.type.text", params: []string{"sender", "content"}}}
-	s.c.state = state
+	s.c.setState(state)
 	return s
 }
 
