@@ -238,6 +238,14 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts.Dispatcher = parts.dispatcher
+	// The worlds pane hears of LAN worlds from the watcher's events.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watcherDone := make(chan struct{})
+	go func() {
+		defer close(watcherDone)
+		lan.NewWatcher(lan.WatchOptions{Listen: lan.ListenConfig{Log: log}}).Run(watchCtx, parts.bus)
+	}()
+	defer func() { stopWatch(); <-watcherDone }()
 	log.Info("console starting", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = ui.Run(ctx, opts, os.Stdin, stdout)
 	// Leave the world however the console ended (quit already left; this

@@ -259,6 +259,11 @@ func eventBody(s *themes.Styles, e protocol.Event) string {
 			text := s.Event.ChatText.Render(clean(c.Message))
 			if len(c.Segments) > 0 {
 				text = renderSegments(s, c.Segments)
+				// Segments that already name the sender are the whole line
+				// as the game shows it ("<alex> hi"); show them alone.
+				if c.Username != "" && strings.Contains(segmentText(c.Segments), c.Username) {
+					return text
+				}
 			}
 			switch {
 			case e.Name == "mc_whisper":
@@ -276,6 +281,14 @@ func eventBody(s *themes.Styles, e protocol.Event) string {
 		b.WriteByte(' ')
 		b.WriteString(s.Event.Key.Render(clean(f.Key) + "="))
 		b.WriteString(s.Event.Value.Render(valueText(f.Value)))
+	}
+	return b.String()
+}
+
+func segmentText(segs []segment) string {
+	var b strings.Builder
+	for _, sg := range segs {
+		b.WriteString(sg.Text)
 	}
 	return b.String()
 }

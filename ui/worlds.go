@@ -25,6 +25,7 @@ type world struct {
 	PlayersOnline *int   `json:"players_online,omitempty"`
 	PlayersMax    *int   `json:"players_max,omitempty"`
 	Compatible    *bool  `json:"compatible,omitempty"`
+	PingError     string `json:"ping_error,omitempty"`
 }
 
 func (w world) addr() string { return net.JoinHostPort(w.Host, strconv.Itoa(w.Port)) }
@@ -66,7 +67,7 @@ func (p *worldsPane) applyEvent(name string, payload json.RawMessage) {
 	if json.Unmarshal(payload, &w) != nil || w.Port <= 0 {
 		return
 	}
-	w.Host, w.MOTD, w.Version = clean(w.Host), clean(w.MOTD), clean(w.Version)
+	w.Host, w.MOTD, w.Version, w.PingError = clean(w.Host), clean(w.MOTD), clean(w.Version), clean(w.PingError)
 	idx := -1
 	for i, have := range p.worlds {
 		if have.Host == w.Host && have.Port == w.Port {
@@ -89,10 +90,14 @@ func (p *worldsPane) applyEvent(name string, payload json.RawMessage) {
 
 // setAdvice keeps mc_discover_lan's own advice for when nothing is found.
 func (p *worldsPane) setAdvice(reason, next string) {
-	text := strings.TrimSpace(clean(reason) + " " + clean(next))
-	if text != "" {
-		p.advice = text
+	reason, next = strings.TrimSpace(clean(reason)), strings.TrimSpace(clean(next))
+	if reason == "" && next == "" {
+		return
 	}
+	if reason != "" && !strings.ContainsAny(reason[len(reason)-1:], ".!?") {
+		reason += "."
+	}
+	p.advice = strings.TrimSpace(reason+" "+next) + " (Here: press c to type host:port.)"
 }
 
 func (p worldsPane) Update(msg tea.Msg) (worldsPane, tea.Cmd) {
@@ -186,6 +191,9 @@ func (p worldsPane) detail(w world) []string {
 	}
 	if w.IsLocal {
 		second = append(second, s.Muted.Render("this computer"))
+	}
+	if w.PingError != "" {
+		second = append(second, s.Warn.Render(w.PingError))
 	}
 	out := []string{strings.Join(parts, sep)}
 	if len(second) > 0 {

@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/protocol/sidecartest"
+)
+
+// tmuxSession is a detached tmux server of its own (a private socket, so
+// nothing the person running the tests has open is touched) with one
+// window of fixed size running a command.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+}
+
+func startTmux(t *testing.T, w, h int, argv ...string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is not installed; CI must install it (apt-get install -y tmux)")
+		}
+		t.Skip("tmux is not installed (apt-get install -y tmux)")
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("blockmate-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	cmd := strings.Join(quoteAll(argv), " ")
+	s.run("new-session", "-d", "-s", "console", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-e", "TERM=xterm-256color", "-e", "COLORTERM=truecolor", cmd)
+	s.run("set-option", "-t", "console", "remain-on-exit", "on")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func quoteAll(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return out
+}
+
+func (s *tmuxSession) run(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// screen is what the pane shows now, as text.
+func (s *tmuxSession) screen() string { return s.run("capture-pane", "-p", "-t", "console") }
+
+// keys types literal text; key presses named by tmux (Enter, C-c) go with press.
+func (s *tmuxSession) keys(text string) { s.run("send-keys", "-t", "console", "-l", text) }
+func (s *tmuxSession) press(key string) { s.run("send-keys", "-t", "console", key) }
+
+// hotkeys presses single-key commands one by one, a beat apart, as a person
+// does: keys arriving in one read would be one multi-rune key message.
+func (s *tmuxSession) hotkeys(keys string) {
+	for _, k := range keys {
+		s.keys(string(k))
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *tmuxSession) dead() bool {
+	return strings.TrimSpace(s.run("display-message", "-p", "-t", "console", "#{pane_dead}")) == "1"
+}
+
+// waitFor polls the screen until it shows every want.
+func (s *tmuxSession) waitFor(what string, wants ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		scr := s.screen()
+		ok := true
+		for _, w := range wants {
+			ok = ok && strings.Contains(scr, w)
+		}
+		if ok {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("waiting for %s: the console shows\n%s", what, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// saveScreen keeps the pane with its colours for the README's screenshots
+// when BLOCKMATE_SCREENSHOTS names a directory.
+func (s *tmuxSession) saveScreen(name string) {
+	dir := os.Getenv("BLOCKMATE_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	out := s.run("capture-pane", "-e", "-p", "-t", "console")
+	if err := os.WriteFile(filepath.Join(dir, name+".ansi"), []byte(out), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// TestTmuxSmoke runs the real binary in a terminal against a real server:
+// it joins with --connect, a player chats, the person types the short form
+// and a JSON call and sees both in the timeline, switches theme and layout,
+// and quits; the bot leaves the world.
+func TestTmuxSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server and the binary")
+	}
+	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4"})
+	bin := sidecartest.Build(t)
+	logFile := filepath.Join(t.TempDir(), "console.log")
+	s := startTmux(t, 120, 36, bin, "--connect", srv.Addr(), "--username", "Theo", "--log-file", logFile, "--log-level", "debug")
+
+	s.waitFor("the bot to join", "Theo in "+srv.Addr(), "joined=true")
+	player := peertest.StartPlayer(t, srv, "alex")
+	s.waitFor("alex to join", "player_joined")
+	if err := player.Chat("hello from alex"); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor("alex's chat in the event stream", "<alex> hello from alex")
+
+	s.keys("say hi")
+	s.press("Enter")
+	s.waitFor("say hi in the timeline", "mc_say", "said=true")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := player.WaitChat(ctx, func(l peertest.ChatLine) bool { return strings.Contains(l.Text, "hi") }); err != nil {
+		t.Fatalf("alex never heard the bot say hi: %v", err)
+	}
+	s.keys(`{"id":"json1","tool":"mc_status"}`)
+	s.press("Enter")
+	s.waitFor("the JSON call in the timeline", "json1", "connected=true")
+	s.saveScreen("console-dark")
+
+	// Theme and overlay, outside the input line. (Tab rather than Escape:
+	// a terminal reads Escape and a quick next key as one alt+key.)
+	s.press("Tab")
+	s.hotkeys("ttt")
+	s.waitFor("the streamer theme", "theme streamer")
+	s.saveScreen("console-streamer")
+	s.hotkeys("o")
+	s.waitFor("the overlay", "blockmate ● playing")
+	s.saveScreen("overlay-streamer")
+	s.hotkeys("ot")
+	s.waitFor("back to dark", "theme dark")
+
+	s.press("C-c")
+	deadline := time.Now().Add(30 * time.Second)
+	for !s.dead() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the console did not exit after ctrl+c; it shows\n%s", s.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	log, _ := os.ReadFile(logFile)
+	if !strings.Contains(string(log), "mc_leave") && !strings.Contains(strings.ToLower(string(log)), "left") {
+		t.Logf("console log:\n%s", log)
+	}
+	leftCtx, cancelLeft := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelLeft()
+	if _, err := player.WaitChat(leftCtx, func(l peertest.ChatLine) bool { return strings.Contains(l.Text, "Theo left") }); err != nil {
+		t.Fatalf("the server never said the bot left: %v\nchat: %v", err, player.Lines())
+	}
+}
