@@ -52,9 +52,10 @@ func main() {
 	viewDistance := flag.Int("view-distance", 4, "the server's view distance, in chunks")
 	bin := flag.String("blockmate", "", "blockmate binary to measure (default: build the module's)")
 	results := flag.String("results", "testdata/bench/RESULTS.md", "write the results here (empty: do not write)")
+	label := flag.String("label", "", "what was measured, for the results (default: the commit, and whether the working tree had changes)")
 	flag.Parse()
 
-	if err := run(*version, *rounds, *idle, *viewDistance, *bin, *results); err != nil {
+	if err := run(*version, *rounds, *idle, *viewDistance, *bin, *results, *label); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -75,10 +76,13 @@ type running struct {
 	finished <-chan struct{}
 }
 
-func run(version string, rounds int, idle time.Duration, viewDistance int, bin, resultsPath string) error {
+func run(version string, rounds int, idle time.Duration, viewDistance int, bin, resultsPath, label string) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
+	}
+	if label == "" {
+		label = describeTree(root, bin)
 	}
 	peers := filepath.Join(root, "testdata", "peers")
 	if _, err := os.Stat(filepath.Join(peers, "node_modules", "flying-squid", "package.json")); err != nil {
@@ -127,7 +131,7 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 		return startBlockmate(ctx, bin, port, username)
 	}}
 
-	rep := report{Version: version, ViewDistance: viewDistance, Rounds: rounds, Idle: idle, Spawn: map[string][]time.Duration{}, Failed: map[string]string{}}
+	rep := report{Label: label, Version: version, ViewDistance: viewDistance, Rounds: rounds, Idle: idle, Spawn: map[string][]time.Duration{}, Failed: map[string]string{}}
 
 	// Start to spawned: one untimed warm-up each (page cache, JIT of the
 	// server's join path), then rounds in rotating order so that no client
@@ -374,6 +378,7 @@ func residentBytes(pid int) (int64, error) {
 
 // report holds one run's figures.
 type report struct {
+	Label        string
 	Version      string
 	ViewDistance int
 	Rounds       int
@@ -481,7 +486,7 @@ func (r *report) failures() []string {
 // table is the plain-text report for the terminal.
 func (r *report) table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nblockmate benchmark — %s\n%s\n\n", r.header(), r.Machine)
+	fmt.Fprintf(&b, "\nblockmate benchmark — %s\n%s\n%s\n\n", r.header(), r.Label, r.Machine)
 	rows := append([]row{{"measure", "blockmate", "bare client", "mineflayer", "ratio", "goal", ""}}, r.rows()...)
 	widths := make([]int, 7)
 	for _, rw := range rows {
@@ -514,7 +519,7 @@ func (r *report) markdown() string {
 	var b strings.Builder
 	b.WriteString("# Benchmark results\n\n")
 	b.WriteString("Written by `go run ./testdata/bench` (see README, \"Benchmark\"); the last run replaces this file.\n\n")
-	fmt.Fprintf(&b, "- Date: %s\n- Machine: %s\n- Setup: %s\n\n", r.Date.Format("2006-01-02 15:04 UTC"), r.Machine, r.header())
+	fmt.Fprintf(&b, "- Date: %s\n- Measured: %s\n- Machine: %s\n- Setup: %s\n\n", r.Date.Format("2006-01-02 15:04 UTC"), r.Label, r.Machine, r.header())
 	b.WriteString("| measure | blockmate | bare client | mineflayer | ratio | goal | |\n|---|---|---|---|---|---|---|\n")
 	for _, rw := range r.rows() {
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(rw.cells(), " | "))
@@ -566,6 +571,23 @@ func machine() string {
 		nodeVersion = "node " + strings.TrimSpace(string(out))
 	}
 	return fmt.Sprintf("%s, %d CPUs%s%s; %s, %s", cpu, runtime.NumCPU(), mem, kernel, runtime.Version(), nodeVersion)
+}
+
+// describeTree says which blockmate was measured: the commit, and whether
+// the working tree it was built from had changes.
+func describeTree(root, bin string) string {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "blockmate from " + root + " (not a git checkout)"
+	}
+	commit := strings.TrimSpace(string(out))
+	if bin != "" {
+		return fmt.Sprintf("the blockmate binary %s (repository at commit %s)", bin, commit)
+	}
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain").Output(); err == nil && len(st) > 0 {
+		return "blockmate built from commit " + commit + " with uncommitted changes"
+	}
+	return "blockmate built from commit " + commit
 }
 
 // moduleRoot walks up from the working directory to go.mod.
