@@ -77,40 +77,6 @@ func listenInNS(t *testing.T, ns *netnstest.NS, port int) net.Listener {
 	return ln
 }
 
-// proxyIntoNS makes the root namespace's 127.0.0.1:port reachable at
-// 127.0.0.1:port inside ns, so a peer the test started on the host's
-// loopback (flying-squid) can be announced and joined from the namespace.
-func proxyIntoNS(t *testing.T, ns *netnstest.NS, port int) {
-	t.Helper()
-	ln := listenInNS(t, ns, port)
-	target := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	var wg sync.WaitGroup
-	t.Cleanup(wg.Wait)
-	go func() {
-		for {
-			in, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			// This goroutine's thread is in the root namespace.
-			out, err := net.Dial("tcp", target)
-			if err != nil {
-				in.Close()
-				continue
-			}
-			wg.Add(2)
-			pipe := func(dst, src net.Conn) {
-				defer wg.Done()
-				_, _ = io.Copy(dst, src)
-				dst.Close()
-				src.Close()
-			}
-			go pipe(out, in)
-			go pipe(in, out)
-		}
-	}()
-}
-
 func nsConfig(ns *netnstest.NS) ListenConfig {
 	return ListenConfig{Enter: ns.Do, NoMDNS: true}
 }

@@ -195,7 +195,7 @@ func TestDiscoverThenJoin(t *testing.T) {
 	}
 	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4", MOTD: "Eduard - Survival"})
 	ns := netnstest.New(t)
-	proxyIntoNS(t, ns, srv.Port)
+	ns.ForwardTCP(t, srv.Port)
 	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.Port)), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{})

@@ -20,10 +20,14 @@ package netnstest
 
 import (
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -120,4 +124,66 @@ func (ns *NS) IP(t testing.TB, args ...string) {
 	if out, err := exec.Command("ip", full...).CombinedOutput(); err != nil {
 		t.Fatalf("ip %s: %v: %s", strings.Join(full, " "), err, out)
 	}
+}
+
+// ForwardTCP makes the root namespace's 127.0.0.1:port reachable at
+// 127.0.0.1:port inside the namespace, so a peer a test started on the
+// host's loopback (flying-squid) can be joined by a blockmate running in the
+// namespace. The forwarder stops when the test ends.
+func (ns *NS) ForwardTCP(t testing.TB, port int) {
+	t.Helper()
+	var ln net.Listener
+	if err := ns.Do(func() (err error) {
+		ln, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		return err
+	}); err != nil {
+		t.Fatalf("netnstest: listen on 127.0.0.1:%d in %s: %v", port, ns.Name, err)
+	}
+	target := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	var (
+		mu    sync.Mutex
+		conns = map[net.Conn]bool{}
+		wg    sync.WaitGroup
+	)
+	track := func(c net.Conn) {
+		mu.Lock()
+		conns[c] = true
+		mu.Unlock()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			in, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			// This goroutine's thread is in the test's own namespace.
+			out, err := net.Dial("tcp", target)
+			if err != nil {
+				in.Close()
+				continue
+			}
+			track(in)
+			track(out)
+			pipe := func(dst, src net.Conn) {
+				defer wg.Done()
+				_, _ = io.Copy(dst, src)
+				dst.Close()
+				src.Close()
+			}
+			wg.Add(2)
+			go pipe(out, in)
+			go pipe(in, out)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
 }

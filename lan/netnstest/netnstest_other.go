@@ -39,3 +39,6 @@ func (ns *NS) Command(argv ...string) []string { return argv }
 
 // IP fails the test.
 func (ns *NS) IP(t testing.TB, args ...string) { t.Fatal("network namespaces exist only on Linux") }
+
+// ForwardTCP fails the test.
+func (ns *NS) ForwardTCP(t testing.TB, port int) { t.Fatal("network namespaces exist only on Linux") }
