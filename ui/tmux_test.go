@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
@@ -119,7 +120,12 @@ func TestTmuxSmoke(t *testing.T) {
 	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4"})
 	bin := sidecartest.Build(t)
 	logFile := filepath.Join(t.TempDir(), "console.log")
-	s := startTmux(t, 120, 36, bin, "--connect", srv.Addr(), "--username", "Theo", "--log-file", logFile, "--log-level", "debug")
+	// The console's LAN watcher joins the announcement group and asks mDNS
+	// on every interface it sees: run it in a network namespace of the
+	// test's own, where it sees only lo, and forward the server into it.
+	ns := netnstest.New(t)
+	ns.ForwardTCP(t, srv.Port)
+	s := startTmux(t, 120, 36, ns.Command(bin, "--connect", srv.Addr(), "--username", "Theo", "--log-file", logFile, "--log-level", "debug")...)
 
 	s.waitFor("the bot to join", "Theo in "+srv.Addr(), "joined=true")
 	player := peertest.StartPlayer(t, srv, "alex")
@@ -140,19 +146,36 @@ func TestTmuxSmoke(t *testing.T) {
 	s.keys(`{"id":"json1","tool":"mc_status"}`)
 	s.press("Enter")
 	s.waitFor("the JSON call in the timeline", "json1", "connected=true")
+	if err := player.Chat("nice, can you get some wood?"); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor("alex's second line", "can you get some wood?")
+
+	// A long call runs, shows in status and timeline, and the stop key ends it.
+	s.keys("wait 600000")
+	s.press("Enter")
+	s.waitFor("the wait to run", "1 running", "Task   mc_wait")
 	s.saveScreen("console-dark")
+	s.press("C-x")
+	s.waitFor("the stop", "mc_stop", "stopped by mc_stop")
 
 	// Theme and overlay, outside the input line. (Tab rather than Escape:
 	// a terminal reads Escape and a quick next key as one alt+key.)
 	s.press("Tab")
-	s.hotkeys("ttt")
+	s.hotkeys("t")
+	s.waitFor("the light theme", "theme light")
+	s.saveScreen("console-light")
+	s.hotkeys("tt")
 	s.waitFor("the streamer theme", "theme streamer")
 	s.saveScreen("console-streamer")
+	// The overlay layout in a small window, as streaming software captures it.
 	s.hotkeys("o")
-	s.waitFor("the overlay", "blockmate ● playing")
+	s.run("resize-window", "-t", "console", "-x", "52", "-y", "12")
+	s.waitFor("the overlay", "blockmate ● playing", "Task ")
 	s.saveScreen("overlay-streamer")
+	s.run("resize-window", "-t", "console", "-x", "120", "-y", "36")
 	s.hotkeys("ot")
-	s.waitFor("back to dark", "theme dark")
+	s.waitFor("back to dark", "theme dark", "Tool calls")
 
 	s.press("C-c")
 	deadline := time.Now().Add(30 * time.Second)
