@@ -145,8 +145,8 @@ var Streamer = Theme{
 		Chat: c("15"), Heart: c("9"), Food: c("214"), XP: c("10"), Chat16: minecraft16,
 	},
 	Glyphs: Glyphs{
-		HeartFull: "██", HeartHalf: "█░", HeartEmpty: "░░",
-		FoodFull: "██", FoodHalf: "█░", FoodEmpty: "░░",
+		HeartFull: "█ ", HeartHalf: "▌ ", HeartEmpty: "░ ",
+		FoodFull: "█ ", FoodHalf: "▌ ", FoodEmpty: "░ ",
 		BarFull: "█", BarEmpty: "░",
 		Running: []string{"◐", "◓", "◑", "◒"},
 		OK:      "✔", Fail: "✘", Stopped: "■",

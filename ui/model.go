@@ -684,8 +684,8 @@ func (m Model) overlayView() string {
 	lines = append(lines, s.OverlayTitle.Render("blockmate ")+m.status.connLine())
 	st := m.status.status
 	if st.Connected {
-		lines = append(lines, m.status.hearts(st.Health, st.MaxHealth))
-		lines = append(lines, m.status.food(st.Food))
+		lines = append(lines, s.Status.Label.Render("Health ")+m.status.hearts(st.Health, st.MaxHealth))
+		lines = append(lines, s.Status.Label.Render("Food   ")+m.status.food(st.Food))
 	}
 	task := s.Muted.Render("idle")
 	for i := len(m.timeline.calls) - 1; i >= 0; i-- {
