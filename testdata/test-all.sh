@@ -33,7 +33,7 @@ step "npm test peers (testdata/peers)"
 (cd testdata/peers && npm ci --no-audit --no-fund --loglevel=error)
 
 step "go vet"
-go vet ./...
+go vet ./... ./testdata/bench
 
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './testdata/*'))
@@ -51,5 +51,8 @@ while read -r pkg names; do
     go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" 2>&1 | tail -n 3
   done
 done
+
+step "benchmark smoke run (one round, short idle; the real run is go run ./testdata/bench)"
+go run ./testdata/bench -rounds 1 -idle 3s -results ""
 
 step "all tests passed"
