@@ -441,8 +441,24 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 }
 
 // submit gives a request an id if it has none, shows it in the timeline as
-// running, and returns the command that runs it through the dispatcher.
+// running, and returns the command that runs it through the dispatcher. A
+// join without a username gets the console's (--username, the settings
+// file, or the default).
 func (m *Model) submit(req protocol.Request) tea.Cmd {
+	if req.Tool == "mc_join" {
+		if _, given := req.Args["username"]; !given {
+			if t, ok := m.opts.Dispatcher.Catalog().Lookup("mc_join"); ok {
+				if _, takes := t.Args.Lookup("username"); takes {
+					args := make(map[string]json.RawMessage, len(req.Args)+1)
+					for k, v := range req.Args {
+						args[k] = v
+					}
+					args["username"] = json.RawMessage(strconv.Quote(m.opts.Username))
+					req.Args = args
+				}
+			}
+		}
+	}
 	if len(req.ID) == 0 {
 		for {
 			m.nextID++
@@ -463,16 +479,11 @@ func (m *Model) submit(req protocol.Request) tea.Cmd {
 	return tea.Batch(spin, run)
 }
 
-// join calls mc_join for a world, with the configured username.
+// join calls mc_join for a world; submit adds the username.
 func (m *Model) join(host string, port int) tea.Cmd {
 	args := map[string]json.RawMessage{"port": json.RawMessage(strconv.Itoa(port))}
 	if host != "" {
 		args["host"] = json.RawMessage(strconv.Quote(host))
-	}
-	if t, ok := m.opts.Dispatcher.Catalog().Lookup("mc_join"); ok {
-		if _, takes := t.Args.Lookup("username"); takes {
-			args["username"] = json.RawMessage(strconv.Quote(m.opts.Username))
-		}
 	}
 	return m.submit(protocol.Request{Tool: "mc_join", Args: args})
 }
@@ -515,13 +526,15 @@ func (m Model) discoverCmd() tea.Cmd {
 	}
 }
 
-// quit leaves the world (mc_leave, then the wiring's Leave) and exits.
+// quit cancels what runs, leaves the world (mc_leave, then the wiring's
+// Leave) and exits.
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.quitting = true
 	d, ctx, leave, connected := m.opts.Dispatcher, m.ctx, m.opts.Leave, m.connected
 	return m, func() tea.Msg {
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
+		d.Stop("", protocol.ErrShutdown)
 		if _, ok := d.Catalog().Lookup("mc_leave"); ok && connected {
 			d.Call(protocol.WithOrigin(lctx, protocol.OriginInternal),
 				protocol.Request{ID: json.RawMessage(`"console-leave"`), Tool: "mc_leave"})

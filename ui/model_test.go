@@ -468,6 +468,20 @@ func TestJoinFromTheWorldsPane(t *testing.T) {
 	if c.Tool != "mc_join" || string(args) != `{"host":"127.0.0.1","port":51234,"username":"Theo"}` {
 		t.Fatalf("enter on a world called %s %s", c.Tool, args)
 	}
+	// A typed join gets the console's username too, unless it names one.
+	m = update(m, keyRunes(":"))
+	m = typeText(m, "join 127.0.0.1:4242")
+	m, cmd = updateCmd(m, keyType(tea.KeyEnter))
+	m = settle(t, m, cmd, func(m Model) bool { return len(m.timeline.calls) == 2 && m.timeline.calls[1].Done })
+	if args, _ := json.Marshal(m.timeline.calls[1].Args); string(args) != `{"host":"127.0.0.1","port":4242,"username":"Theo"}` {
+		t.Fatalf("typed join sent %s", args)
+	}
+	m = typeText(m, "join 127.0.0.1:4243 username=Alex")
+	m, cmd = updateCmd(m, keyType(tea.KeyEnter))
+	m = settle(t, m, cmd, func(m Model) bool { return len(m.timeline.calls) == 3 && m.timeline.calls[2].Done })
+	if args, _ := json.Marshal(m.timeline.calls[2].Args); string(args) != `{"host":"127.0.0.1","port":4243,"username":"Alex"}` {
+		t.Fatalf("typed join with a username sent %s", args)
+	}
 	// c opens the input line for a host:port.
 	m = update(m, keyType(tea.KeyShiftTab))
 	for m.Focus() != "worlds" {

@@ -3,14 +3,17 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
@@ -109,26 +112,88 @@ func (s *tmuxSession) saveScreen(name string) {
 	}
 }
 
-// TestTmuxSmoke runs the real binary in a terminal against a real server:
-// it joins with --connect, a player chats, the person types the short form
-// and a JSON call and sees both in the timeline, switches theme and layout,
-// and quits; the bot leaves the world.
-func TestTmuxSmoke(t *testing.T) {
+// startAnnouncer sends the game's Open to LAN announcement for port inside
+// the namespace, as Minecraft does every 1.5 s, until the test ends.
+func startAnnouncer(t *testing.T, ns *netnstest.NS, motd string, port int) {
+	t.Helper()
+	var conn *net.UDPConn
+	if err := ns.Do(func() (err error) {
+		conn, err = net.DialUDP("udp4", nil, &net.UDPAddr{IP: net.ParseIP(lan.GroupIPv4), Port: lan.GroupPort})
+		return err
+	}); err != nil {
+		t.Fatalf("announcer: %v", err)
+	}
+	payload := lan.FormatAnnouncement(motd, strconv.Itoa(port))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(1500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			_, _ = conn.Write(payload)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done; conn.Close() })
+}
+
+// consoleWorld is a flying-squid world announced to LAN in a private
+// network namespace, with blockmate's console running in that namespace in
+// a tmux window, so discovery never touches the machine's real network.
+type consoleWorld struct {
+	srv    *peertest.Server
+	tmux   *tmuxSession
+	logDir string
+}
+
+func startConsoleWorld(t *testing.T, args func(addr string) []string) *consoleWorld {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a server and the binary")
 	}
-	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4"})
-	bin := sidecartest.Build(t)
-	logFile := filepath.Join(t.TempDir(), "console.log")
-	// The console's LAN watcher joins the announcement group and asks mDNS
-	// on every interface it sees: run it in a network namespace of the
-	// test's own, where it sees only lo, and forward the server into it.
+	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4", MOTD: "Eduard - Survival"})
 	ns := netnstest.New(t)
 	ns.ForwardTCP(t, srv.Port)
-	s := startTmux(t, 120, 36, ns.Command(bin, "--connect", srv.Addr(), "--username", "Theo", "--log-file", logFile, "--log-level", "debug")...)
+	startAnnouncer(t, ns, "Eduard - Survival", srv.Port)
+	bin := sidecartest.Build(t)
+	dir := t.TempDir()
+	argv := ns.Command(append([]string{bin, "--username", "Theo", "--log-file", filepath.Join(dir, "console.log"),
+		"--log-level", "debug", "--config", filepath.Join(dir, "none.json")}, args(srv.Addr())...)...)
+	return &consoleWorld{srv: srv, tmux: startTmux(t, 120, 36, argv...), logDir: dir}
+}
 
-	s.waitFor("the bot to join", "Theo in "+srv.Addr(), "joined=true")
-	player := peertest.StartPlayer(t, srv, "alex")
+// waitExit waits for the console to end after a quit key.
+func (s *tmuxSession) waitExit() {
+	s.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !s.dead() {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the console did not exit; it shows\n%s", s.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestTmuxSmoke is the new player's flow in a real terminal against a real
+// server: the world announced to LAN shows in the worlds pane, Enter joins
+// it, a player's chat shows in the event stream, the person types the short
+// form and a JSON call and sees both in the timeline, stops a long call,
+// switches theme and layout, and quits; the bot leaves the world.
+func TestTmuxSmoke(t *testing.T) {
+	w := startConsoleWorld(t, func(string) []string { return nil })
+	s := w.tmux
+	addr := w.srv.Addr()
+	s.waitFor("the announced world in the worlds pane", "Eduard - Survival", addr, "can join")
+	s.saveScreen("worlds-dark")
+	s.press("Enter")
+	s.waitFor("the bot to join", "Theo in "+addr, "joined=true")
+
+	player := peertest.StartPlayer(t, w.srv, "alex")
 	s.waitFor("alex to join", "player_joined")
 	if err := player.Chat("hello from alex"); err != nil {
 		t.Fatal(err)
@@ -178,20 +243,26 @@ func TestTmuxSmoke(t *testing.T) {
 	s.waitFor("back to dark", "theme dark", "Tool calls")
 
 	s.press("C-c")
-	deadline := time.Now().Add(30 * time.Second)
-	for !s.dead() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the console did not exit after ctrl+c; it shows\n%s", s.screen())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	log, _ := os.ReadFile(logFile)
-	if !strings.Contains(string(log), "mc_leave") && !strings.Contains(strings.ToLower(string(log)), "left") {
-		t.Logf("console log:\n%s", log)
-	}
+	s.waitExit()
 	leftCtx, cancelLeft := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancelLeft()
 	if _, err := player.WaitChat(leftCtx, func(l peertest.ChatLine) bool { return strings.Contains(l.Text, "Theo left") }); err != nil {
 		t.Fatalf("the server never said the bot left: %v\nchat: %v", err, player.Lines())
+	}
+}
+
+// TestTmuxConnectFlag: --connect joins at start, without the worlds pane.
+func TestTmuxConnectFlag(t *testing.T) {
+	w := startConsoleWorld(t, func(addr string) []string { return []string{"--connect", addr} })
+	s := w.tmux
+	s.waitFor("the bot to join at start", "Theo in "+w.srv.Addr(), "mc_join", "joined=true")
+	s.press("C-c")
+	s.waitExit()
+	log, err := os.ReadFile(filepath.Join(w.logDir, "console.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "console starting") {
+		t.Fatalf("the console's log file has no start line:\n%s", log)
 	}
 }

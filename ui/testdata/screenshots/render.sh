@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$root" && BLOCKMATE_SCREENSHOTS="$work" go test -count=1 -run TestTmuxSmoke ./ui)
+(cd "$root" && BLOCKMATE_SCREENSHOTS="$work" go test -count=1 -run "^TestTmuxSmoke$" ./ui)
 freeze=${FREEZE:-$(go env GOPATH)/bin/freeze}
 for capture in "$work"/*.ansi; do
 	name=$(basename "$capture" .ansi)
