@@ -78,7 +78,10 @@ type (
 	batchMsg struct {
 		Events  []protocol.Event
 		Calls   []protocol.CallEvent
-		Dropped int
+		Dropped int // events the pump let go to stay bounded
+		// DroppedCalls are call events the observer queue had no room
+		// for; the console's own calls still finish from their results.
+		DroppedCalls int
 	}
 	// callDoneMsg is the response to a call the console made.
 	callDoneMsg struct {
@@ -248,7 +251,9 @@ func (m *Model) applyFocus() tea.Cmd {
 // Focus names the focused pane, for tests.
 func (m Model) Focus() string { return m.focus.String() }
 
-func (m *Model) setTheme(t themes.Theme) {
+// setTheme restyles every pane; the returned command restarts the spinner
+// (its frames belong to the theme) when calls are running.
+func (m *Model) setTheme(t themes.Theme) tea.Cmd {
 	m.theme = t
 	m.styles = themes.New(t)
 	s := m.styles
@@ -257,6 +262,10 @@ func (m *Model) setTheme(t themes.Theme) {
 	m.timeline.setStyles(s)
 	m.input.setStyles(s)
 	m.layout()
+	if m.timeline.running() > 0 {
+		return m.timeline.spin()
+	}
+	return nil
 }
 
 // ThemeName is the theme in use.
@@ -342,8 +351,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Stop):
 		return m, m.submit(protocol.Request{Tool: "mc_stop"})
 	case key.Matches(msg, k.NextTheme):
-		m.setTheme(themes.Next(m.theme.Name))
-		return m, nil
+		return m, m.setTheme(themes.Next(m.theme.Name))
 	case key.Matches(msg, k.PrevPane):
 		return m, m.moveFocus(-1)
 	case key.Matches(msg, k.NextPane):
@@ -390,8 +398,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil
 	case key.Matches(msg, k.ThemeKey):
-		m.setTheme(themes.Next(m.theme.Name))
-		return m, nil
+		return m, m.setTheme(themes.Next(m.theme.Name))
 	case key.Matches(msg, k.Overlay):
 		m.overlay = !m.overlay
 		if m.overlay {
@@ -437,6 +444,7 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 		}
 	}
 	m.events.add(b.Events, b.Dropped)
+	m.timeline.dropped += b.DroppedCalls
 	return tea.Batch(cmds...)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/blockmate/blockmate/protocol"
@@ -527,5 +528,22 @@ func TestQuitLeavesThenExits(t *testing.T) {
 	}
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Fatal("after leaving the console should quit")
+	}
+}
+
+func TestThemeSwitchKeepsTheSpinnerGoing(t *testing.T) {
+	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
+	m = update(m, batchMsg{Calls: fixtureCalls()}) // c3 still runs
+	m = update(m, keyType(tea.KeyTab))
+	m, cmd := updateCmd(m, keyRunes("t"))
+	if cmd == nil {
+		t.Fatal("switching theme with a call running should restart the spinner")
+	}
+	tick, ok := cmd().(spinner.TickMsg)
+	if !ok || tick.ID != m.timeline.spinner.ID() {
+		t.Fatalf("the command should tick the new theme's spinner; got %T", cmd())
+	}
+	if _, cmd = updateCmd(m, tick); cmd == nil {
+		t.Fatal("the new spinner should keep ticking while the call runs")
 	}
 }

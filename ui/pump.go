@@ -47,7 +47,7 @@ func StartPump(ctx context.Context, to Sender, d *protocol.Dispatcher) (stop fun
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		pumpLoop(ctx, to, events, calls)
+		pumpLoop(ctx, to, events, calls, &droppedCalls)
 	}()
 	var once sync.Once
 	return func() {
@@ -60,7 +60,7 @@ func StartPump(ctx context.Context, to Sender, d *protocol.Dispatcher) (stop fun
 	}
 }
 
-func pumpLoop(ctx context.Context, to Sender, events <-chan protocol.Event, calls <-chan protocol.CallEvent) {
+func pumpLoop(ctx context.Context, to Sender, events <-chan protocol.Event, calls <-chan protocol.CallEvent, droppedCalls *atomic.Int64) {
 	tick := time.NewTicker(FlushEvery)
 	defer tick.Stop()
 	var b batchMsg
@@ -83,7 +83,8 @@ func pumpLoop(ctx context.Context, to Sender, events <-chan protocol.Event, call
 		case c := <-calls:
 			b.Calls = append(b.Calls, c)
 		case <-tick.C:
-			if len(b.Events) == 0 && len(b.Calls) == 0 && b.Dropped == 0 {
+			b.DroppedCalls = int(droppedCalls.Swap(0))
+			if len(b.Events) == 0 && len(b.Calls) == 0 && b.Dropped == 0 && b.DroppedCalls == 0 {
 				continue
 			}
 			to.Send(b)

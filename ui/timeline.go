@@ -56,6 +56,8 @@ type timelinePane struct {
 
 	open   bool
 	detail viewport.Model
+	// dropped counts call events lost to a full observer queue.
+	dropped int
 }
 
 func newTimelinePane(s *themes.Styles, k KeyMap, c *protocol.Catalog, now func() time.Time) timelinePane {
@@ -305,6 +307,9 @@ func (p timelinePane) View() string {
 	title := "Tool calls"
 	if n := p.running(); n > 0 {
 		title += fmt.Sprintf(" · %d running", n)
+	}
+	if p.dropped > 0 {
+		title += fmt.Sprintf(" · %d call events missed", p.dropped)
 	}
 	style, titleStyle := s.Pane, s.PaneTitle
 	if p.focused {
