@@ -239,12 +239,12 @@ func (p *inputPane) complete() {
 }
 
 func (p inputPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.LeaveInput}
+	return []key.Binding{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.LeaveInput, p.keys.AnyHelp}
 }
 
 func (p inputPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.HistoryNext, p.keys.LeaveInput},
+		{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.HistoryNext, p.keys.LeaveInput, p.keys.AnyHelp},
 	}
 }
 

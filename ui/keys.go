@@ -11,6 +11,8 @@ type KeyMap struct {
 	NextPane  key.Binding
 	PrevPane  key.Binding
 	NextTheme key.Binding
+	// AnyHelp opens the help from anywhere, the input line included.
+	AnyHelp key.Binding
 
 	// Outside the input line.
 	Quit       key.Binding
@@ -54,6 +56,7 @@ func DefaultKeyMap() KeyMap {
 		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		NextTheme: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next theme")),
+		AnyHelp:   key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
 
 		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),

@@ -358,11 +358,14 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if !(m.focus == focusInput && m.input.HasCompletion()) {
 			return m, m.moveFocus(+1)
 		}
+	case key.Matches(msg, k.AnyHelp) && !m.showHelp:
+		m.showHelp, m.helpOffset = true, 0
+		return m, nil
 	}
 	if m.showHelp {
 		rows := m.height - 2 - m.input.Height() - 2
 		switch {
-		case key.Matches(msg, k.Help, k.Back, k.Quit):
+		case key.Matches(msg, k.Help, k.Back, k.Quit, k.AnyHelp):
 			m.showHelp = false
 		case key.Matches(msg, k.Up):
 			m.helpOffset--

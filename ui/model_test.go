@@ -120,6 +120,16 @@ func TestHelpTogglesAndShowsTheShortForm(t *testing.T) {
 	if m.showHelp {
 		t.Fatal("esc did not close the help")
 	}
+	// f1 opens it from the input line, where ? is text.
+	m = update(m, keyRunes(":"))
+	m = update(m, keyType(tea.KeyF1))
+	if !m.showHelp || !strings.Contains(m.View(), "Keys (input)") {
+		t.Fatal("f1 in the input line should open the help")
+	}
+	m = update(m, keyType(tea.KeyF1))
+	if m.showHelp || m.Focus() != "input" {
+		t.Fatal("f1 should close the help and leave focus where it was")
+	}
 }
 
 func TestShortForm(t *testing.T) {
