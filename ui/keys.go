@@ -51,18 +51,18 @@ type KeyMap struct {
 // DefaultKeyMap returns the console's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "leave the world and quit")),
-		Stop:      key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "stop the bot (mc_stop)")),
-		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		NextTheme: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "next theme")),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Stop:      key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "stop bot")),
+		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
+		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "pane back")),
+		NextTheme: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "theme")),
 		AnyHelp:   key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
 
 		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		ThemeKey:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
-		Overlay:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "overlay layout")),
-		StopKey:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop the bot")),
+		Overlay:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "overlay")),
+		StopKey:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop bot")),
 		FocusInput: key.NewBinding(key.WithKeys(":", "/", "i"), key.WithHelp(":", "type a call")),
 
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
@@ -71,11 +71,11 @@ func DefaultKeyMap() KeyMap {
 		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "oldest")),
 		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "newest (follow)")),
-		Select:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "request and response")),
+		Select:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 
 		Join:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join")),
-		Connect: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "join host:port…")),
+		Connect: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "host:port")),
 
 		Filter:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "filter kind")),
 		FilterBack: key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "filter back")),
@@ -84,7 +84,7 @@ func DefaultKeyMap() KeyMap {
 		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
 		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "history")),
 		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "history")),
-		LeaveInput:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave input")),
+		LeaveInput:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave")),
 	}
 }
 
