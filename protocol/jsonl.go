@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -169,12 +170,14 @@ func DecodeRequest(line []byte) (Request, error) {
 }
 
 // LineWriter writes whole JSON lines from many goroutines; one mutex keeps
-// every line whole. After Close, writes are dropped, so nothing follows the
-// last response.
+// every line whole. After Close (or WriteLast), writes are dropped, so
+// nothing follows the last response.
 type LineWriter struct {
-	mu     sync.Mutex
-	w      *bufio.Writer
-	closed bool
+	mu sync.Mutex
+	w  *bufio.Writer
+	// closed is atomic so Close never waits behind a write that is stuck on
+	// a parent that stopped reading: shutdown stays bounded.
+	closed atomic.Bool
 	err    error
 }
 
@@ -183,15 +186,24 @@ func NewLineWriter(w io.Writer) *LineWriter { return &LineWriter{w: bufio.NewWri
 
 // Write marshals v and writes it as one line, flushed at once so a reader
 // sees it without delay. It reports false if the writer is closed or broken.
-func (lw *LineWriter) Write(v json.Marshaler) bool {
+func (lw *LineWriter) Write(v json.Marshaler) bool { return lw.write(v, false) }
+
+// WriteLast writes v as the final line: no write after it goes out, not
+// even one already waiting for the lock.
+func (lw *LineWriter) WriteLast(v json.Marshaler) bool { return lw.write(v, true) }
+
+func (lw *LineWriter) write(v json.Marshaler, last bool) bool {
 	b, err := v.MarshalJSON()
 	if err != nil {
 		return false
 	}
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	if lw.closed || lw.err != nil {
+	if lw.closed.Load() || lw.err != nil {
 		return false
+	}
+	if last {
+		lw.closed.Store(true)
 	}
 	lw.w.Write(b)
 	lw.w.WriteByte('\n')
@@ -199,9 +211,5 @@ func (lw *LineWriter) Write(v json.Marshaler) bool {
 	return lw.err == nil
 }
 
-// Close stops all further writes.
-func (lw *LineWriter) Close() {
-	lw.mu.Lock()
-	lw.closed = true
-	lw.mu.Unlock()
-}
+// Close stops all further writes without waiting for one in progress.
+func (lw *LineWriter) Close() { lw.closed.Store(true) }

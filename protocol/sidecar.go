@@ -81,8 +81,24 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 		pending int
 		over    bool
 	}
+	// markOver records that no request will come any more: from then on the
+	// response that leaves no call pending is the last line, and if none is
+	// pending stdout closes at once. It takes the lock a response write
+	// holds, so it may wait behind a parent that stopped reading stdout.
+	var overOnce sync.Once
+	markOver := func() {
+		overOnce.Do(func() {
+			end.Lock()
+			end.over = true
+			if end.pending == 0 {
+				w.Close()
+			}
+			end.Unlock()
+		})
+	}
 	go func() {
 		defer close(readerDone)
+		defer markOver()
 		readLines(in, opts.MaxLine, stopReading, func(r readResult) bool {
 			if r.err != nil {
 				log.Warn(fmt.Sprintf("line %d skipped: %v", r.n, r.err))
@@ -116,9 +132,10 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 				resp := run()
 				end.Lock()
 				end.pending--
-				w.Write(resp)
 				if end.over && end.pending == 0 {
-					w.Close()
+					w.WriteLast(resp)
+				} else {
+					w.Write(resp)
 				}
 				end.Unlock()
 			}()
@@ -135,12 +152,9 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	// After a signal the reader may stay blocked in a read that never
 	// returns; it admits nothing more from here on.
 	close(stopReading)
-	end.Lock()
-	end.over = true
-	if end.pending == 0 {
-		w.Close()
-	}
-	end.Unlock()
+	// After a signal the reader may be blocked in a read; mark the end from
+	// here, without waiting (the bounded waits below cover a stuck write).
+	go markOver()
 
 	done := make(chan struct{})
 	go func() { calls.Wait(); close(done) }()
@@ -166,7 +180,11 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	}
 	w.Close()
 	unsubscribe()
-	<-eventsDone
+	select {
+	case <-eventsDone:
+	case <-time.After(time.Second):
+		log.Error("stdout is not being read; exiting without waiting for it")
+	}
 	if opts.BeforeExit != nil {
 		exitCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		opts.BeforeExit(exitCtx)

@@ -30,7 +30,7 @@ func startPipeSidecar(t *testing.T, d *Dispatcher, opts SidecarOptions) *pipeSid
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &pipeSidecar{in: inW, lines: make(chan string, 10000), done: make(chan error, 1), cancel: cancel, onExit: make(chan struct{})}
+	p := &pipeSidecar{in: inW, lines: make(chan string, 1<<18), done: make(chan error, 1), cancel: cancel, onExit: make(chan struct{})}
 	opts.BeforeExit = func(context.Context) {
 		// A bot leaving emits mc_disconnected here; it must not reach stdout.
 		d.Events().Emit("mc_disconnected", "", map[string]string{"reason": "left"})
@@ -224,7 +224,9 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 func TestNoEventAfterTheLastResponse(t *testing.T) {
 	for round := 0; round < 20; round++ {
 		d := newTestDispatcher(t)
-		p := startPipeSidecar(t, d, SidecarOptions{})
+		// The drain cancels the call, so its response surely comes after
+		// the end of input has been read.
+		p := startPipeSidecar(t, d, SidecarOptions{Drain: 5 * time.Millisecond})
 		stop := make(chan struct{})
 		go func() {
 			for i := 0; ; i++ {
@@ -236,7 +238,7 @@ func TestNoEventAfterTheLastResponse(t *testing.T) {
 				}
 			}
 		}()
-		p.send(`{"id":"w","tool":"mc_wait","args":{"ms":5}}`)
+		p.send(`{"id":"w","tool":"mc_block"}`)
 		p.in.Close()
 		<-p.done
 		close(stop)
@@ -244,8 +246,33 @@ func TestNoEventAfterTheLastResponse(t *testing.T) {
 		for line := range p.lines {
 			last = line
 		}
-		if !strings.HasPrefix(last, `{"id":"w","ok":true`) {
+		if !strings.HasPrefix(last, `{"id":"w","ok":false`) {
 			t.Fatalf("round %d: the last line is %q", round, last)
 		}
+	}
+}
+
+// TestShutdownIsBoundedWhenStdoutIsNotRead: a parent that stops reading
+// stdout must not keep the sidecar alive after a signal.
+func TestShutdownIsBoundedWhenStdoutIsNotRead(t *testing.T) {
+	d := newTestDispatcher(t)
+	inR, inW := io.Pipe()
+	_, outW := io.Pipe() // nobody reads this
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, d, inR, outW, SidecarOptions{}) }()
+	finished := make(chan struct{}, 1)
+	d.Observe(func(ev CallEvent) {
+		if ev.Phase == Finished {
+			finished <- struct{}{}
+		}
+	})
+	io.WriteString(inW, `{"id":"a","tool":"mc_echo","args":{"text":"x"}}`+"\n")
+	<-finished // its response is now stuck on the unread pipe
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return after a signal while stdout was blocked")
 	}
 }
