@@ -65,7 +65,8 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	// ctx directly so that end of stdin lets them finish.
 	callCtx, cancelCalls := context.WithCancelCause(WithOrigin(context.WithoutCancel(ctx), OriginSidecar))
 	defer cancelCalls(nil)
-	var calls sync.WaitGroup
+	// allDone closes when input is over and no call is pending.
+	allDone := make(chan struct{})
 	slots := make(chan struct{}, opts.MaxInFlight)
 
 	// The reader admits requests itself, in arrival order, and starts each
@@ -92,6 +93,7 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 			end.over = true
 			if end.pending == 0 {
 				w.Close()
+				close(allDone)
 			}
 			end.Unlock()
 		})
@@ -123,17 +125,16 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 				return false
 			}
 			end.pending++
-			calls.Add(1)
 			end.Unlock()
 			run := d.Start(callCtx, req)
 			go func() {
-				defer calls.Done()
 				defer func() { <-slots }()
 				resp := run()
 				end.Lock()
 				end.pending--
 				if end.over && end.pending == 0 {
 					w.WriteLast(resp)
+					close(allDone)
 				} else {
 					w.Write(resp)
 				}
@@ -156,8 +157,7 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	// here, without waiting (the bounded waits below cover a stuck write).
 	go markOver()
 
-	done := make(chan struct{})
-	go func() { calls.Wait(); close(done) }()
+	done := allDone
 	if interrupted {
 		log.Info("signal received: cancelling calls in flight")
 		cancelCalls(ErrShutdown)
