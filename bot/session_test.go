@@ -124,6 +124,16 @@ func TestPlayEachVersion(t *testing.T) {
 				}
 			})
 			waitFor(t, func() bool { return rec.count("mc_low_health") == 2 }, "two low-health alarms (5, then 3 after recovering to 18)")
+			do(func(f *fakeServer) {
+				for _, food := range []int32{7, 6, 5, 20, 2} {
+					f.send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) {
+						w.Float32(3)
+						w.VarInt(food)
+						w.Float32(0)
+					})
+				}
+			})
+			waitFor(t, func() bool { return rec.count("mc_low_food") == 2 }, "two low-food alarms (6, then 2 after eating to 20)")
 			if rec.count("mc_hurt") < 3 {
 				t.Errorf("mc_hurt %d times, want one per loss", rec.count("mc_hurt"))
 			}

@@ -1,0 +1,58 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/blockmate/blockmate/protocol"
+)
+
+func call(t *testing.T, d *protocol.Dispatcher, tool, args string) protocol.Response {
+	t.Helper()
+	var raw map[string]json.RawMessage
+	if args != "" {
+		if err := json.Unmarshal([]byte(args), &raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d.Call(context.Background(), protocol.Request{ID: json.RawMessage(`"x"`), Tool: tool, Args: raw})
+}
+
+func TestToolsWithoutAWorld(t *testing.T) {
+	c := protocol.NewCatalog()
+	d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
+	RegisterTools(c, d)
+
+	if r := call(t, d, "mc_join", `{}`); r.OK || r.Error != "invalid or missing port — run mc_discover_lan first, or ask the user for the port from Minecraft chat" {
+		t.Errorf("mc_join without a port: %+v", r)
+	}
+	if r := call(t, d, "mc_join", `{"port":25565,"username":"no spaces"}`); r.OK || !strings.Contains(r.Error, "not a Minecraft name") {
+		t.Errorf("mc_join with a bad name: %+v", r)
+	}
+	for _, tool := range []string{"mc_get_position", "mc_get_health", "mc_list_players", "mc_respawn", "mc_read_chat"} {
+		if r := call(t, d, tool, ""); r.OK || r.Error != errNotConnected.Error() {
+			t.Errorf("%s without a world: %+v", tool, r)
+		}
+	}
+	if r := call(t, d, "mc_say", `{"message":"hi"}`); r.OK || r.Error != errNotConnected.Error() {
+		t.Errorf("mc_say without a world: %+v", r)
+	}
+	if r := call(t, d, "mc_leave", ""); !r.OK || string(r.Result) != `{"left":false,"reason":"the bot was not in a world"}` {
+		t.Errorf("mc_leave without a world: %+v %s", r, r.Result)
+	}
+	r := call(t, d, "mc_status", "")
+	if !r.OK || !strings.HasPrefix(string(r.Result), `{"connected":false,"reason":`) {
+		t.Errorf("mc_status: %s", r.Result)
+	}
+	tool, _ := c.Lookup("mc_command")
+	if !strings.Contains(tool.Description, "bot's permissions") || tool.Effect != protocol.Destructive {
+		t.Errorf("mc_command must say it acts with the bot's permissions: %q", tool.Description)
+	}
+	for _, name := range []string{"mc_read_chat", "mc_list_players", "mc_command"} {
+		if tool, _ := c.Lookup(name); !tool.UntrustedText {
+			t.Errorf("%s carries text players wrote and must say so", name)
+		}
+	}
+}
