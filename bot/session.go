@@ -1224,12 +1224,18 @@ func (s *session) respawn() error {
 // nextStepForKick suggests what to do after a server's own message.
 func nextStepForKick(reason string) string {
 	switch {
-	case regexp.MustCompile(`(?i)outdated|incompatible|version`).MatchString(reason):
+	case kickVersion.MatchString(reason):
 		return "the world runs another game version; check it with mc_ping_server"
-	case regexp.MustCompile(`(?i)banned|whitelist|white-listed|not allowed`).MatchString(reason):
+	case kickAccess.MatchString(reason):
 		return "ask the world's owner to let the bot in, then call mc_join again"
-	case regexp.MustCompile(`(?i)name|already`).MatchString(reason):
+	case kickName.MatchString(reason):
 		return "try mc_join with another username"
 	}
 	return "call mc_join again if the world is still open; tell the player what the server said"
 }
+
+var (
+	kickVersion = regexp.MustCompile(`(?i)outdated|incompatible|version`)
+	kickAccess  = regexp.MustCompile(`(?i)banned|whitelist|white-listed|not allowed`)
+	kickName    = regexp.MustCompile(`(?i)name|already`)
+)
