@@ -14,11 +14,14 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled.",
 		Effect: Write,
 		Handler: func(ctx context.Context, _ Args) (any, error) {
-			self := ""
+			// Stop what was admitted before this call, not calls that
+			// arrived after it: "stop" means what you are doing now.
+			var cancelled []string
 			if info, ok := ctx.Value(callKey{}).(*callInfo); ok {
-				self = info.key
+				cancelled = d.StopBefore(info.seq, ErrStopped)
+			} else {
+				cancelled = d.Stop("", ErrStopped)
 			}
-			cancelled := d.Stop(self, ErrStopped)
 			return struct {
 				Stopped   bool     `json:"stopped"`
 				Cancelled []string `json:"cancelled"`

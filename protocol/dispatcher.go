@@ -137,6 +137,8 @@ type inflight struct {
 	RunningCall
 	cancel     context.CancelCauseFunc
 	background bool
+	// seq orders admissions, so mc_stop cancels only what came before it.
+	seq uint64
 }
 
 // Dispatcher runs tool calls from every transport: the sidecar's stdin, the
@@ -151,6 +153,7 @@ type Dispatcher struct {
 
 	mu        sync.Mutex
 	running   map[string]*inflight // keyed by the raw id text
+	seq       uint64               // last admission number given
 	nextTask  int
 	observers map[int]func(CallEvent)
 	nextObs   int
@@ -209,21 +212,31 @@ func (d *Dispatcher) Running() []RunningCall {
 	return out
 }
 
-// Stop cancels every call and background task in flight except the one with
-// id except, and returns the ids it cancelled. This is the whole interrupt:
-// each call owns its own context, so there is no flag to forget to clear and
-// the next call always starts clean.
+// Stop cancels every call and background task in flight except the one
+// whose raw id is except, and returns the ids it cancelled.
 func (d *Dispatcher) Stop(except string, cause error) []string {
+	return d.stop(func(key string, r *inflight) bool { return key != except }, cause)
+}
+
+// StopBefore cancels the calls and background tasks admitted before
+// admission number seq: what was running when a stop arrived, and not a
+// call that was sent after it. This is the whole interrupt: each call owns
+// its own context, so there is no flag to forget to clear and the next call
+// always starts clean.
+func (d *Dispatcher) StopBefore(seq uint64, cause error) []string {
+	return d.stop(func(_ string, r *inflight) bool { return r.seq < seq }, cause)
+}
+
+func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []string {
 	d.mu.Lock()
 	var victims []*inflight
 	for key, r := range d.running {
-		if key == except {
-			continue
+		if match(key, r) {
+			victims = append(victims, r)
 		}
-		victims = append(victims, r)
 	}
 	d.mu.Unlock()
-	sort.Slice(victims, func(i, j int) bool { return victims[i].Started.Before(victims[j].Started) })
+	sort.Slice(victims, func(i, j int) bool { return victims[i].seq < victims[j].seq })
 	ids := make([]string, 0, len(victims))
 	for _, r := range victims {
 		r.cancel(cause)
@@ -236,6 +249,7 @@ type callKey struct{}
 
 type callInfo struct {
 	d    *Dispatcher
+	seq  uint64 // admission number
 	key  string // the raw id, the running table's key
 	id   string
 	tool string
@@ -256,7 +270,8 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.mu.Lock()
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true}
+	d.seq++
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true, seq: d.seq}
 	d.mu.Unlock()
 	return bg, func() {
 		cancel(nil)
@@ -307,7 +322,9 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		cancel(nil)
 		return refuse(fmt.Sprintf("id %s is already in use by a %s call that is still running; give every request its own id", key, other.Tool))
 	}
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: req.IDString(), Tool: tool.Name, Started: start}, cancel: cancel}
+	d.seq++
+	seq := d.seq
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: req.IDString(), Tool: tool.Name, Started: start}, cancel: cancel, seq: seq}
 	d.mu.Unlock()
 
 	return func() Response {
@@ -318,7 +335,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 			d.mu.Unlock()
 		}()
 		d.notify(CallEvent{Phase: Started, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start})
-		runCtx := context.WithValue(callCtx, callKey{}, &callInfo{d: d, key: key, id: req.IDString(), tool: tool.Name})
+		runCtx := context.WithValue(callCtx, callKey{}, &callInfo{d: d, seq: seq, key: key, id: req.IDString(), tool: tool.Name})
 		result, err := d.run(runCtx, tool, args)
 		if err == nil && runCtx.Err() != nil && errors.Is(context.Cause(runCtx), ErrShutdown) {
 			err = context.Cause(runCtx)

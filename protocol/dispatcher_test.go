@@ -253,3 +253,27 @@ func BenchmarkDispatcherTrivialTool(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 }
+
+// A call sent after mc_stop must not be cancelled by it, even when the stop
+// runs later than the new call is admitted (the order a pipe delivers).
+func TestStopSparesCallsAdmittedAfterIt(t *testing.T) {
+	d := newTestDispatcher(t)
+	ctx := context.Background()
+	before := d.Start(ctx, Request{ID: json.RawMessage(`"before"`), Tool: "mc_block"})
+	stop := d.Start(ctx, Request{ID: json.RawMessage(`"stop"`), Tool: "mc_stop"})
+	after := d.Start(ctx, Request{ID: json.RawMessage(`"after"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage(`50`)}})
+	beforeDone := make(chan Response, 1)
+	go func() { beforeDone <- before() }()
+	afterDone := make(chan Response, 1)
+	go func() { afterDone <- after() }()
+	r := stop()
+	if string(r.Result) != `{"stopped":true,"cancelled":["before"]}` {
+		t.Fatalf("stop: %s", r.Result)
+	}
+	if r := <-afterDone; !r.OK {
+		t.Fatalf("the call sent after the stop was cancelled: %+v", r)
+	}
+	if r := <-beforeDone; r.OK || !strings.Contains(r.Error, "stopped by mc_stop") {
+		t.Fatalf("%+v", r)
+	}
+}
