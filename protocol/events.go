@@ -40,16 +40,18 @@ func (e Event) MarshalJSON() ([]byte, error) {
 // Debounce is per key (the event name, or name + sub-key such as the
 // attacker type) with a window per event name, taken from the event catalog.
 // The first event of a key goes out at once; further ones inside the window
-// are held, and when the window closes the latest held one goes out only if
-// its payload differs from the last one sent. So a zombie fight gives one
-// "hurt" now and one with the final health later, not thirty.
+// are held, and when the window closes the latest held one goes out. For
+// snapshot events (a state such as health and attacker) it goes out only if
+// it differs from the last one sent. So a zombie fight gives one "hurt" now
+// and one with the final health later, not thirty; events of a group (join
+// and leave) share a key, so the last change wins.
 //
 // Subscribers never block emitters: each has a bounded queue, and when it is
 // full the event is dropped for that subscriber and counted.
 type Bus struct {
-	log     *slog.Logger
-	windows func(name string) time.Duration
-	now     func() time.Time
+	log    *slog.Logger
+	policy func(name string) policy
+	now    func() time.Time
 
 	mu   sync.Mutex
 	keys map[string]*debounced
@@ -58,6 +60,7 @@ type Bus struct {
 }
 
 type debounced struct {
+	lastName string
 	lastSent json.RawMessage
 	until    time.Time
 	pending  *Event
@@ -66,7 +69,8 @@ type debounced struct {
 
 type subscriber struct {
 	ch      chan Event
-	dropped atomic.Int64
+	dropped atomic.Int64 // all drops, for the log
+	unsaid  int64        // drops not yet announced; guarded by Bus.mu
 }
 
 // NewBus returns a bus whose debounce windows come from the event catalog.
@@ -75,7 +79,7 @@ func NewBus(log *slog.Logger) *Bus {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Bus{log: log, windows: EventWindow, now: time.Now, keys: map[string]*debounced{}, subs: map[int]*subscriber{}}
+	return &Bus{log: log, policy: eventPolicy, now: time.Now, keys: map[string]*debounced{}, subs: map[int]*subscriber{}}
 }
 
 // Subscribe returns a channel of events with room for buffer of them, and a
@@ -111,12 +115,15 @@ func (b *Bus) Emit(name, subKey string, payload any) {
 		return
 	}
 	ev := Event{Name: name, Payload: raw, Time: b.now()}
-	window := b.windows(name)
-	if window <= 0 {
+	p := b.policy(name)
+	if p.window <= 0 {
 		b.publish(ev)
 		return
 	}
 	key := name
+	if p.group != "" {
+		key = p.group
+	}
 	if subKey != "" {
 		key += "\x00" + subKey
 	}
@@ -137,7 +144,7 @@ func (b *Bus) Emit(name, subKey string, payload any) {
 		b.mu.Unlock()
 		return
 	}
-	k.lastSent, k.until = raw, ev.Time.Add(window)
+	k.lastName, k.lastSent, k.until = name, raw, ev.Time.Add(p.window)
 	b.mu.Unlock()
 	b.publish(ev)
 }
@@ -180,26 +187,52 @@ func (b *Bus) flush(key string) {
 	}
 	ev := *k.pending
 	k.pending, k.timer = nil, nil
-	if bytes.Equal(ev.Payload, k.lastSent) {
+	p := b.policy(ev.Name)
+	if p.snapshot && ev.Name == k.lastName && bytes.Equal(ev.Payload, k.lastSent) {
 		b.mu.Unlock()
 		return
 	}
 	ev.Time = b.now()
-	k.lastSent, k.until = ev.Payload, ev.Time.Add(b.windows(ev.Name))
+	k.lastName, k.lastSent, k.until = ev.Name, ev.Payload, ev.Time.Add(p.window)
 	b.mu.Unlock()
 	b.publish(ev)
 }
 
+// publish hands ev to every subscriber without blocking. A subscriber
+// whose queue is full loses the event; once it has room again it first gets
+// an mc_events_dropped event saying how many it lost, so a gap is never
+// silent.
 func (b *Bus) publish(ev Event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, s := range b.subs {
+		if s.unsaid > 0 {
+			if cap(s.ch)-len(s.ch) < 2 {
+				b.drop(s, ev)
+				continue
+			}
+			s.ch <- droppedEvent(s.unsaid, ev.Time)
+			s.unsaid = 0
+		}
 		select {
 		case s.ch <- ev:
 		default:
-			if n := s.dropped.Add(1); n == 1 || n%1000 == 0 {
-				b.log.Warn("event subscriber is behind; dropping events", "event", ev.Name, "dropped", n)
-			}
+			b.drop(s, ev)
 		}
 	}
+}
+
+func (b *Bus) drop(s *subscriber, ev Event) {
+	s.unsaid++
+	if n := s.dropped.Add(1); n == 1 || n%1000 == 0 {
+		b.log.Warn("event subscriber is behind; dropping events", "event", ev.Name, "dropped", n)
+	}
+}
+
+func droppedEvent(n int64, at time.Time) Event {
+	payload, _ := json.Marshal(struct {
+		Count    int64  `json:"count"`
+		NextStep string `json:"next_step"`
+	}{n, "Some events were lost because they were not read fast enough. Call mc_read_chat to catch up on chat and mc_status for the current state."})
+	return Event{Name: "mc_events_dropped", Payload: payload, Time: at}
 }

@@ -2,17 +2,20 @@ package protocol
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
 
 func testBus(window time.Duration) *Bus {
 	b := NewBus(nil)
-	b.windows = func(name string) time.Duration {
+	b.policy = func(name string) policy {
+		p := eventPolicy(name)
+		p.window = window
 		if name == "chat" {
-			return 0
+			p.window = 0
 		}
-		return window
+		return p
 	}
 	return b
 }
@@ -85,8 +88,8 @@ func TestDebounceDropsARepeatOfTheSameState(t *testing.T) {
 	b := testBus(50 * time.Millisecond)
 	ch, cancel := b.Subscribe(100)
 	defer cancel()
-	b.Emit("mc_low_food", "", map[string]int{"food": 4})
-	b.Emit("mc_low_food", "", map[string]int{"food": 4})
+	b.Emit("mc_hostile_nearby", "zombie", map[string]int{"distance": 4})
+	b.Emit("mc_hostile_nearby", "zombie", map[string]int{"distance": 4})
 	next(t, ch)
 	none(t, ch, 200*time.Millisecond)
 }
@@ -157,4 +160,65 @@ func TestDebounceTableStaysBounded(t *testing.T) {
 		t.Fatalf("%d debounce keys held", n)
 	}
 	<-ch
+}
+
+// A player who joins, leaves and joins again inside the window is one
+// change: the model ends up believing they are in the world.
+func TestPresenceIsOneKeyPerPlayer(t *testing.T) {
+	b := testBus(100 * time.Millisecond)
+	ch, cancel := b.Subscribe(100)
+	defer cancel()
+	who := map[string]string{"username": "alex"}
+	b.Emit("mc_player_joined", "alex", who)
+	b.Emit("mc_player_left", "alex", who)
+	b.Emit("mc_player_joined", "alex", who)
+	if ev := next(t, ch); ev.Name != "mc_player_joined" {
+		t.Fatalf("first: %s", ev.Name)
+	}
+	none(t, ch, 300*time.Millisecond)
+
+	// Leaving for good inside a window still comes out at its end.
+	b.Emit("mc_player_left", "alex", who)
+	if ev := next(t, ch); ev.Name != "mc_player_left" {
+		t.Fatalf("got %s", ev.Name)
+	}
+	b.Emit("mc_player_joined", "bob", map[string]string{"username": "bob"})
+	if ev := next(t, ch); string(ev.Payload) != `{"username":"bob"}` {
+		t.Fatalf("another player is another key: %s", ev.Payload)
+	}
+}
+
+// An alarm that re-arms and fires again inside its window is a new
+// crossing, not a repeated state: it is sent when the window closes.
+func TestRearmedAlarmIsNotLost(t *testing.T) {
+	b := testBus(100 * time.Millisecond)
+	ch, cancel := b.Subscribe(100)
+	defer cancel()
+	low := map[string]int{"health": 4, "max_health": 20}
+	b.Emit("mc_low_health", "", low)
+	b.Emit("mc_low_health", "", low)
+	next(t, ch)
+	if ev := next(t, ch); ev.Name != "mc_low_health" {
+		t.Fatalf("got %s", ev.Name)
+	}
+}
+
+func TestDroppedEventsAreAnnounced(t *testing.T) {
+	b := testBus(0)
+	ch, cancel := b.Subscribe(4)
+	defer cancel()
+	for i := 0; i < 10; i++ {
+		b.Emit("chat", "", i)
+	}
+	for len(ch) > 0 {
+		<-ch
+	}
+	b.Emit("chat", "", "after")
+	ev := next(t, ch)
+	if ev.Name != "mc_events_dropped" || !strings.HasPrefix(string(ev.Payload), `{"count":6,`) {
+		t.Fatalf("got %s %s", ev.Name, ev.Payload)
+	}
+	if ev := next(t, ch); string(ev.Payload) != `"after"` {
+		t.Fatalf("got %s", ev.Payload)
+	}
 }

@@ -21,7 +21,7 @@ type SidecarOptions struct {
 	// MaxInFlight bounds concurrent calls; reading pauses while it is
 	// reached. 0 means 256.
 	MaxInFlight int
-	// EventBuffer is how many events may wait for stdout; 0 means 1024.
+	// EventBuffer is how many events may wait for stdout; 0 means 4096.
 	EventBuffer int
 	// Log receives everything human-readable; nil discards it.
 	Log *slog.Logger
@@ -48,7 +48,7 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 		opts.MaxInFlight = 256
 	}
 	if opts.EventBuffer <= 0 {
-		opts.EventBuffer = 1024
+		opts.EventBuffer = 4096
 	}
 	w := NewLineWriter(out)
 
