@@ -301,9 +301,10 @@ func TestStreamCutMidLine(t *testing.T) {
 	}
 }
 
-// TestHugeAndDeepLinesLoseNothing sends a 50 MiB line and a line of
-// 100,000 nested brackets through the real binary; both are logged and
-// skipped and the next request is answered.
+// TestHugeAndDeepLinesLoseNothing sends a 50 MiB line and lines of 100,000
+// nested brackets through the real binary. The big request is answered
+// with an error (its id comes first) without being held whole; the deep
+// ones are logged and skipped; the next request is answered.
 func TestHugeAndDeepLinesLoseNothing(t *testing.T) {
 	sc := sidecartest.Start(t, sidecartest.Build(t))
 	big := `{"id":"big","tool":"mc_say","args":{"message":"` + strings.Repeat("a", 50<<20) + `"}}`
@@ -316,13 +317,16 @@ func TestHugeAndDeepLinesLoseNothing(t *testing.T) {
 	if r := sc.WaitReply(ctx, "after"); !r.OK {
 		t.Fatalf("%+v", r)
 	}
+	if r := sc.WaitReply(ctx, "big"); r.OK || r.Error != fmt.Sprintf("the request is %d bytes, over the 1048576-byte limit, so it was not run; send shorter arguments", len(big)) {
+		t.Fatalf("%+v", r)
+	}
 	sc.CloseStdin()
 	if code := sc.Wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	stderr := sc.Stderr()
-	if !strings.Contains(stderr, fmt.Sprintf("line 1 skipped: line 1 is %d bytes, over the 1048576-byte limit", len(big))) ||
-		!strings.Contains(stderr, "line 2 skipped") || !strings.Contains(stderr, "line 3 skipped") || len(sc.Lines()) != 1 {
+	if !strings.Contains(stderr, fmt.Sprintf("line 1 refused: line 1 is %d bytes, over the 1048576-byte limit", len(big))) ||
+		!strings.Contains(stderr, "line 2 skipped") || !strings.Contains(stderr, "line 3 skipped") || len(sc.Lines()) != 2 {
 		t.Fatalf("stdout %q\nstderr %s", sc.Lines(), stderr)
 	}
 }

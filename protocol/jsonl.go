@@ -22,7 +22,12 @@ type LineTooLongError struct {
 	Line  int
 	Bytes int64
 	Limit int
+	// Head is the line's first bytes (up to headSize), kept so the caller
+	// can still find the request's id and answer it.
+	Head []byte
 }
+
+const headSize = 1024
 
 func (e *LineTooLongError) Error() string {
 	return fmt.Sprintf("line %d is %d bytes, over the %d-byte limit; it was skipped", e.Line, e.Bytes, e.Limit)
@@ -57,12 +62,20 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 func (lr *LineReader) Next() ([]byte, error) {
 	lr.buf = lr.buf[:0]
 	var skipped int64
+	var head []byte
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
 		if skipped == 0 && len(lr.buf)+len(chunk) <= lr.max+1 {
 			lr.buf = append(lr.buf, chunk...)
 		} else {
-			// Over the limit: count, drop what we held, keep discarding.
+			// Over the limit: keep the head, count, drop what we held,
+			// keep discarding.
+			if skipped == 0 {
+				head = append(head, lr.buf[:min(len(lr.buf), headSize)]...)
+				if len(head) < headSize {
+					head = append(head, chunk[:min(len(chunk), headSize-len(head))]...)
+				}
+			}
 			skipped += int64(len(lr.buf)) + int64(len(chunk))
 			lr.buf = lr.buf[:0]
 		}
@@ -70,11 +83,11 @@ func (lr *LineReader) Next() ([]byte, error) {
 		case err == nil:
 			lr.lines++
 			if skipped > 0 {
-				return nil, &LineTooLongError{Line: lr.lines, Bytes: skipped - 1, Limit: lr.max}
+				return nil, &LineTooLongError{Line: lr.lines, Bytes: skipped - 1, Limit: lr.max, Head: head}
 			}
 			line := bytes.TrimSuffix(lr.buf[:len(lr.buf)-1], []byte{'\r'})
 			if len(line) > lr.max {
-				return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(line)), Limit: lr.max}
+				return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(line)), Limit: lr.max, Head: line[:min(len(line), headSize)]}
 			}
 			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -82,12 +95,12 @@ func (lr *LineReader) Next() ([]byte, error) {
 		case errors.Is(err, io.EOF):
 			if skipped > 0 {
 				lr.lines++
-				return nil, &LineTooLongError{Line: lr.lines, Bytes: skipped, Limit: lr.max}
+				return nil, &LineTooLongError{Line: lr.lines, Bytes: skipped, Limit: lr.max, Head: head}
 			}
 			if len(lr.buf) > 0 {
 				lr.lines++
 				if len(lr.buf) > lr.max {
-					return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(lr.buf)), Limit: lr.max}
+					return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(lr.buf)), Limit: lr.max, Head: lr.buf[:headSize]}
 				}
 				return lr.buf, ErrPartialLine
 			}
@@ -103,7 +116,12 @@ func (lr *LineReader) Line() int { return lr.lines }
 
 // RequestError says why a line is not a request. Such lines get no
 // response, since there may be no id to answer; the text goes to the log.
-type RequestError struct{ Msg string }
+type RequestError struct {
+	Msg string
+	// ID is set when the line had a usable id: the problem can then be
+	// answered with an error response instead of only a log line.
+	ID json.RawMessage
+}
 
 func (e *RequestError) Error() string { return e.Msg }
 
@@ -115,55 +133,58 @@ func (e *RequestError) Error() string { return e.Msg }
 // or an object. Invalid UTF-8 is invalid JSON.
 func DecodeRequest(line []byte) (Request, error) {
 	if !utf8.Valid(line) {
-		return Request{}, &RequestError{"the line is not valid UTF-8"}
+		return Request{}, &RequestError{Msg: "the line is not valid UTF-8"}
 	}
+	// Some editors and Windows tools start a stream with a byte-order mark.
+	line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(line, &top); err != nil {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &typ):
-			return Request{}, &RequestError{fmt.Sprintf("a request must be a JSON object; got %s", typ.Value)}
+			return Request{}, &RequestError{Msg: fmt.Sprintf("a request must be a JSON object; got %s", typ.Value)}
 		case errors.As(err, &syn):
-			return Request{}, &RequestError{fmt.Sprintf("not valid JSON (%v at byte %d)", syn, syn.Offset)}
+			return Request{}, &RequestError{Msg: fmt.Sprintf("not valid JSON (%v at byte %d)", syn, syn.Offset)}
 		}
-		return Request{}, &RequestError{fmt.Sprintf("not valid JSON (%v)", err)}
+		return Request{}, &RequestError{Msg: fmt.Sprintf("not valid JSON (%v)", err)}
 	}
 	var req Request
 	id, ok := top["id"]
 	switch {
 	case !ok:
-		return req, &RequestError{`missing "id": every request needs an id (a string such as "c1") to match its response`}
+		return req, &RequestError{Msg: `missing "id": every request needs an id (a string such as "c1") to match its response`}
 	case len(id) > 0 && id[0] == '"':
 		var s string
 		_ = json.Unmarshal(id, &s)
 		if s == "" {
-			return req, &RequestError{`"id" is empty: use a non-empty string such as "c1"`}
+			return req, &RequestError{Msg: `"id" is empty: use a non-empty string such as "c1"`}
 		}
 		if len(s) > 256 {
-			return req, &RequestError{`"id" is longer than 256 characters`}
+			return req, &RequestError{Msg: `"id" is longer than 256 characters`}
 		}
 	case len(id) > 0 && (id[0] == '-' || (id[0] >= '0' && id[0] <= '9')):
 		if len(id) > 64 {
-			return req, &RequestError{`"id" is a number longer than 64 digits`}
+			return req, &RequestError{Msg: `"id" is a number longer than 64 digits`}
 		}
 	default:
-		return req, &RequestError{fmt.Sprintf(`"id" must be a non-empty string or a number; got %s`, preview(id))}
+		return req, &RequestError{Msg: fmt.Sprintf(`"id" must be a non-empty string or a number; got %s`, preview(id))}
 	}
 	req.ID = id
 	tool, ok := top["tool"]
 	if !ok {
-		return req, &RequestError{fmt.Sprintf(`request %s has no "tool": name the tool to call, e.g. "mc_status"`, idString(id))}
+		return req, &RequestError{Msg: fmt.Sprintf(`request %s has no "tool": name the tool to call, e.g. "mc_status"`, idString(id))}
 	}
+	// From here on the id is usable, so problems are answered.
 	if json.Unmarshal(tool, &req.Tool) != nil || req.Tool == "" {
-		return req, &RequestError{fmt.Sprintf(`request %s: "tool" must be a non-empty string; got %s`, idString(id), preview(tool))}
+		return req, &RequestError{fmt.Sprintf(`"tool" must be a non-empty string naming a tool, e.g. "mc_status"; got %s. Call mc_list_tools to see every tool.`, preview(tool)), id}
 	}
 	if args, ok := top["args"]; ok && !isNull(args) {
 		if len(args) == 0 || args[0] != '{' {
-			return req, &RequestError{fmt.Sprintf(`request %s: "args" must be an object such as {"port":25565}; got %s`, idString(id), preview(args))}
+			return req, &RequestError{fmt.Sprintf(`"args" must be an object such as {"port":25565}; got %s`, preview(args)), id}
 		}
 		if err := json.Unmarshal(args, &req.Args); err != nil {
-			return req, &RequestError{fmt.Sprintf(`request %s: "args" is not a valid object (%v)`, idString(id), err)}
+			return req, &RequestError{fmt.Sprintf(`"args" is not a valid object (%v)`, err), id}
 		}
 	}
 	return req, nil
@@ -213,3 +234,36 @@ func (lw *LineWriter) write(v json.Marshaler, last bool) bool {
 
 // Close stops all further writes without waiting for one in progress.
 func (lw *LineWriter) Close() { lw.closed.Store(true) }
+
+// IDFromHead finds the id of a request from the first bytes of its line,
+// for a line too long to read whole. It returns nil when the id does not
+// come before the cut or is not a usable id.
+func IDFromHead(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key == "id" {
+			var id json.RawMessage
+			if dec.Decode(&id) != nil {
+				return nil
+			}
+			if r, err := DecodeRequest([]byte(`{"id":` + string(id) + `,"tool":"t"}`)); err == nil {
+				return r.ID
+			}
+			return nil
+		}
+		// Skip the value; a value cut off by the head ends the search.
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return nil
+		}
+	}
+	return nil
+}

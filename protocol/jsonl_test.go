@@ -107,8 +107,8 @@ func TestDecodeRequestRefusesWhatCannotBeAnswered(t *testing.T) {
 		{`{"id":true,"tool":"mc_status"}`, `"id" must be a non-empty string or a number; got true`},
 		{`{"id":{"a":1},"tool":"mc_status"}`, `"id" must be a non-empty string or a number`},
 		{`{"id":"a"}`, `request a has no "tool"`},
-		{`{"id":"a","tool":""}`, `"tool" must be a non-empty string; got ""`},
-		{`{"id":"a","tool":5}`, `"tool" must be a non-empty string; got 5`},
+		{`{"id":"a","tool":""}`, `"tool" must be a non-empty string naming a tool, e.g. "mc_status"; got "". Call mc_list_tools to see every tool.`},
+		{`{"id":"a","tool":5}`, `"tool" must be a non-empty string naming a tool, e.g. "mc_status"; got 5.`},
 		{`{"id":"a","tool":"mc_say","args":[1]}`, `"args" must be an object such as {"port":25565}; got [1]`},
 		{`{"id":"a","tool":"mc_say","args":"hi"}`, `"args" must be an object`},
 		{"{\"id\":\"a\xff\",\"tool\":\"mc_status\"}", "not valid UTF-8"},
@@ -214,4 +214,41 @@ func FuzzLineReader(f *testing.F) {
 		}
 		t.Fatal("reader did not end")
 	})
+}
+
+// Once the id is known, a broken request can be answered; before that it
+// cannot, and the error carries no id.
+func TestRequestErrorsCarryTheIDWhenItIsUsable(t *testing.T) {
+	for line, answerable := range map[string]bool{
+		`{"id":"a","tool":5}`:                 true,
+		`{"id":"a","tool":"mc_say","args":1}`: true,
+		`{"id":7,"tool":""}`:                  true,
+		`{"id":"a"}`:                          false, // the protocol drops a request without a tool
+		`{"tool":"mc_say"}`:                   false,
+		`{"id":null,"tool":"mc_say"}`:         false,
+	} {
+		_, err := DecodeRequest([]byte(line))
+		var re *RequestError
+		if !errors.As(err, &re) || (re.ID != nil) != answerable {
+			t.Errorf("%s: %#v", line, err)
+		}
+	}
+	if req, err := DecodeRequest([]byte("\xef\xbb\xbf" + `{"id":"bom","tool":"mc_status"}`)); err != nil || req.Tool != "mc_status" {
+		t.Fatalf("a leading byte-order mark: %v", err)
+	}
+}
+
+func TestIDFromHead(t *testing.T) {
+	for head, want := range map[string]string{
+		`{"id":"c9","tool":"mc_say","args":{"message":"aaaa`: `"c9"`,
+		`{"tool":"mc_say","id":12,"args":{"message":"aaaa`:   `12`,
+		`{"tool":"mc_say","args":{"message":"aaaa`:           ``,
+		`{"id":"c9`:             ``,
+		`{"id":null,"tool":"x"`: ``,
+		`[1,2,3`:                ``,
+	} {
+		if got := string(IDFromHead([]byte(head))); got != want {
+			t.Errorf("%s: got %q, want %q", head, got, want)
+		}
+	}
 }

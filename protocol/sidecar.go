@@ -103,11 +103,25 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 		defer markOver()
 		readLines(in, opts.MaxLine, stopReading, func(r readResult) bool {
 			if r.err != nil {
+				var tooLong *LineTooLongError
+				if errors.As(r.err, &tooLong) {
+					if id := IDFromHead(tooLong.Head); id != nil {
+						log.Warn(fmt.Sprintf("line %d refused: %v", r.n, r.err))
+						w.Write(Response{ID: id, Error: fmt.Sprintf("the request is %d bytes, over the %d-byte limit, so it was not run; send shorter arguments", tooLong.Bytes, tooLong.Limit)})
+						return true
+					}
+				}
 				log.Warn(fmt.Sprintf("line %d skipped: %v", r.n, r.err))
 				return true
 			}
 			req, err := DecodeRequest(r.line)
 			if err != nil {
+				var bad *RequestError
+				if errors.As(err, &bad) && bad.ID != nil {
+					log.Warn(fmt.Sprintf("line %d refused: %v", r.n, err))
+					w.Write(Response{ID: bad.ID, Error: bad.Msg})
+					return true
+				}
 				log.Warn(fmt.Sprintf("line %d skipped (no response is sent for it): %v", r.n, err))
 				return true
 			}

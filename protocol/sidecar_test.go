@@ -119,6 +119,10 @@ func TestServeSkipsOversizedLineAndAnswersTheNext(t *testing.T) {
 		p.send(`{"id":"big","tool":"mc_echo","args":{"text":"` + strings.Repeat("x", 5000) + `"}}`)
 		p.send(`{"id":"after","tool":"mc_echo","args":{"text":"ok"}}`)
 	}()
+	// The big one is answered (its id is in its first bytes), not run.
+	if r := p.response(t); r["id"] != "big" || r["ok"] != false || !strings.Contains(r["error"].(string), "over the 1024-byte limit, so it was not run") {
+		t.Fatalf("%v", r)
+	}
 	if r := p.response(t); r["id"] != "after" || r["ok"] != true {
 		t.Fatalf("%v", r)
 	}
