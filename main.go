@@ -11,13 +11,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mattn/go-isatty"
 
 	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/lan"
@@ -155,6 +156,10 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	parts := wire(log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A parent that closes our stdout must not kill us with SIGPIPE before
+	// the bot has left: with SIGPIPE noticed, the write fails instead and
+	// the sidecar shuts down in order.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	log.Info("sidecar ready", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = protocol.Serve(ctx, parts.dispatcher, stdin, stdout, protocol.SidecarOptions{
 		MaxLine: *maxLine, Drain: *drain, Log: log, BeforeExit: parts.close,
@@ -211,7 +216,15 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "blockmate:", err)
 		return 2
 	}
-	opts := ui.Options{Username: firstOf(*username, cfg.Username), Overlay: *overlay, Connect: *connect, Theme: themes.Dark}
+	opts := ui.Options{Username: firstOf(*username, cfg.Username, ui.DefaultUsername), Overlay: *overlay, Connect: *connect, Theme: themes.Dark, ConfigPath: *configPath}
+	if err := ui.CheckUsername(opts.Username); err != nil {
+		from := "--username"
+		if *username == "" {
+			from = "the username in " + *configPath
+		}
+		fmt.Fprintf(stderr, "blockmate: %s: %v\n", from, err)
+		return 2
+	}
 	if name := firstOf(*themeName, cfg.Theme); name != "" {
 		if opts.Theme, err = themes.ByName(name); err != nil {
 			fmt.Fprintln(stderr, "blockmate:", err)
@@ -219,10 +232,16 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *connect != "" {
-		if _, _, err := net.SplitHostPort(*connect); err != nil {
-			fmt.Fprintf(stderr, "blockmate: --connect wants host:port, such as 127.0.0.1:51234; got %q\n", *connect)
+		if _, _, err := ui.CheckAddress(*connect); err != nil {
+			fmt.Fprintln(stderr, "blockmate: --connect:", err)
 			return 2
 		}
+	}
+	// Bubble Tea needs a terminal both ways; without one it would write
+	// escape sequences and then fail. Programs have the sidecar.
+	if !isTerminal(os.Stdin) || !isTerminal(stdout) {
+		fmt.Fprintln(stderr, "blockmate: the console needs a terminal (run it in one); programs should use `blockmate sidecar`, which speaks JSON Lines on stdin/stdout.")
+		return 2
 	}
 	// The console owns the terminal, so logs go to a file or nowhere.
 	if c.logFile == "" {
@@ -258,6 +277,12 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f any) bool {
+	fd, ok := f.(interface{ Fd() uintptr })
+	return ok && (isatty.IsTerminal(fd.Fd()) || isatty.IsCygwinTerminal(fd.Fd()))
 }
 
 func firstOf(values ...string) string {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -380,4 +381,35 @@ func buildPlain(b *testing.B) string {
 		b.Fatalf("%v\n%s", err, out)
 	}
 	return bin
+}
+
+// TestParentClosingStdout: a parent that closes the sidecar's stdout does
+// not kill it with SIGPIPE; it cancels what runs, says why on stderr and
+// exits 0.
+func TestParentClosingStdout(t *testing.T) {
+	cmd := exec.Command(sidecartest.Build(t), "sidecar")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"id":"long","tool":"mc_wait","args":{"ms":600000}}`+"\n")
+	stdout.Close()
+	io.WriteString(stdin, `{"id":"s","tool":"mc_status","args":{}}`+"\n")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the sidecar kept running with its stdout closed\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "stdout was closed by the parent") {
+		t.Fatalf("stderr: %s", stderr.String())
+	}
 }

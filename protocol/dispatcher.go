@@ -404,6 +404,8 @@ func (d *Dispatcher) unknownTool(name string) string {
 	msg := fmt.Sprintf("unknown tool %q", shown)
 	if near := d.catalog.Closest(name, 3); len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, " or ") + "?"
+	} else {
+		msg += "."
 	}
 	return msg + " Call mc_list_tools to see every tool with its arguments."
 }

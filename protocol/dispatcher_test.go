@@ -68,7 +68,7 @@ func TestUnknownToolNamesTheClosestAndPointsToTheList(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	r = call(d, "c3", "fly_to_the_moon", "")
-	if r.Error != `unknown tool "fly_to_the_moon" Call mc_list_tools to see every tool with its arguments.` {
+	if r.Error != `unknown tool "fly_to_the_moon". Call mc_list_tools to see every tool with its arguments.` {
 		t.Fatalf("%q", r.Error)
 	}
 }

@@ -200,10 +200,16 @@ type LineWriter struct {
 	// a parent that stopped reading: shutdown stays bounded.
 	closed atomic.Bool
 	err    error
+	broken chan struct{} // closed on the first write error
 }
 
 // NewLineWriter writes lines to w.
-func NewLineWriter(w io.Writer) *LineWriter { return &LineWriter{w: bufio.NewWriterSize(w, 16<<10)} }
+func NewLineWriter(w io.Writer) *LineWriter {
+	return &LineWriter{w: bufio.NewWriterSize(w, 16<<10), broken: make(chan struct{})}
+}
+
+// Broken is closed when a write fails: the reader of the lines is gone.
+func (lw *LineWriter) Broken() <-chan struct{} { return lw.broken }
 
 // Write marshals v and writes it as one line, flushed at once so a reader
 // sees it without delay. It reports false if the writer is closed or broken.
@@ -228,8 +234,11 @@ func (lw *LineWriter) write(v json.Marshaler, last bool) bool {
 	}
 	lw.w.Write(b)
 	lw.w.WriteByte('\n')
-	lw.err = lw.w.Flush()
-	return lw.err == nil
+	if lw.err = lw.w.Flush(); lw.err != nil {
+		close(lw.broken)
+		return false
+	}
+	return true
 }
 
 // Close stops all further writes without waiting for one in progress.

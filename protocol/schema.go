@@ -197,18 +197,17 @@ func (e *ArgError) Error() string { return e.Msg }
 // Validate checks raw arguments against the schema and returns them with
 // defaults filled in. The first problem found is returned as an *ArgError.
 func (s Schema) Validate(tool string, raw map[string]json.RawMessage) (Args, error) {
-	for name, v := range raw {
+	for name := range raw {
 		if _, ok := s.Lookup(name); !ok {
-			msg := fmt.Sprintf("%s has no argument %q", tool, name)
+			msg := fmt.Sprintf("%s has no argument %q.", tool, name)
 			if near := closest(name, s.Names(), 1); len(near) > 0 {
-				msg += fmt.Sprintf("; did you mean %q", near[0])
+				msg += fmt.Sprintf(" Did you mean %q?", near[0])
 			}
 			if len(s) == 0 {
-				msg += "; it takes no arguments: send \"args\":{}"
+				msg += ` It takes no arguments: send "args":{}.`
 			} else {
-				msg += "; it takes " + strings.Join(s.Names(), ", ")
+				msg += " It takes " + strings.Join(s.Names(), ", ") + "."
 			}
-			_ = v
 			return nil, &ArgError{tool, name, msg}
 		}
 	}

@@ -38,7 +38,7 @@ func TestValidateNamesFieldExpectationAndValue(t *testing.T) {
 		{`{"block_type":"x","count":1,"slot":"head"}`, `slot must be one of "hand", "off_hand"; got "head"`},
 		{`{"block_type":"x","count":1,"sprint":"yes"}`, `sprint must be true or false; got "yes"`},
 		{`{"block_type":"x","count":1,"range":[1]}`, `range must be a number from 0 to 64; got [1]`},
-		{`{"block_type":"x","count":1,"cout":1}`, `mc_collect has no argument "cout"; did you mean "count"; it takes block_type, count, slot, sprint, range`},
+		{`{"block_type":"x","count":1,"cout":1}`, `mc_collect has no argument "cout". Did you mean "count"? It takes block_type, count, slot, sprint, range.`},
 	}
 	for _, c := range cases {
 		_, err := collectSchema.Validate("mc_collect", raw(t, c.args))
@@ -75,7 +75,7 @@ func TestValidateNullMeansAbsent(t *testing.T) {
 
 func TestNoArgumentToolSaysSo(t *testing.T) {
 	_, err := Schema{}.Validate("mc_status", raw(t, `{"verbose":true}`))
-	if err == nil || err.Error() != `mc_status has no argument "verbose"; it takes no arguments: send "args":{}` {
+	if err == nil || err.Error() != `mc_status has no argument "verbose". It takes no arguments: send "args":{}.` {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -162,6 +162,10 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	select {
 	case <-ctx.Done():
 		interrupted = true
+	case <-w.Broken():
+		// The parent closed our stdout: nobody can read an answer any more.
+		log.Warn("stdout was closed by the parent: cancelling calls in flight")
+		interrupted = true
 	case <-readerDone:
 	}
 	// After a signal the reader may stay blocked in a read that never
@@ -173,7 +177,7 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 
 	done := allDone
 	if interrupted {
-		log.Info("signal received: cancelling calls in flight")
+		log.Info("shutting down: cancelling calls in flight")
 		cancelCalls(ErrShutdown)
 	} else {
 		select {

@@ -280,3 +280,26 @@ func TestShutdownIsBoundedWhenStdoutIsNotRead(t *testing.T) {
 		t.Fatal("Serve did not return after a signal while stdout was blocked")
 	}
 }
+
+// TestClosedStdoutEndsTheRun: when the parent closes the sidecar's stdout,
+// calls in flight are cancelled and Serve returns, so the bot can leave.
+func TestClosedStdoutEndsTheRun(t *testing.T) {
+	d := newTestDispatcher(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), d, inR, outW, SidecarOptions{}) }()
+	defer inW.Close()
+	io.WriteString(inW, `{"id":"b","tool":"mc_block"}`+"\n")
+	waitRunning(t, d, 1)
+	outR.Close()
+	io.WriteString(inW, `{"id":"a","tool":"mc_echo","args":{"text":"x"}}`+"\n")
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve kept running with its stdout closed")
+	}
+	if len(d.Running()) != 0 {
+		t.Fatalf("calls survived: %v", d.Running())
+	}
+}
