@@ -139,6 +139,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c.register(fs)
 	maxLine := fs.Int("max-line", protocol.DefaultMaxLine, "longest request line accepted, in bytes; longer lines are logged and skipped")
 	drain := fs.Duration("drain", 10*time.Second, "when stdin ends, how long calls in flight may finish before they are cancelled")
+	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and push mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: blockmate sidecar [flags]\n\nSpeaks JSON Lines on stdin/stdout: one request {\"id\",\"tool\",\"args\"} per line in,\none response per request and events out. Logs go to stderr.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -160,6 +161,15 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the bot has left: with SIGPIPE noticed, the write fails instead and
 	// the sidecar shuts down in order.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	if *watchLAN {
+		watchCtx, stopWatch := context.WithCancel(ctx)
+		watcherDone := make(chan struct{})
+		go func() {
+			defer close(watcherDone)
+			lan.NewWatcher(lan.WatchOptions{Listen: lan.ListenConfig{Log: log}}).Run(watchCtx, parts.bus)
+		}()
+		defer func() { stopWatch(); <-watcherDone }()
+	}
 	log.Info("sidecar ready", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = protocol.Serve(ctx, parts.dispatcher, stdin, stdout, protocol.SidecarOptions{
 		MaxLine: *maxLine, Drain: *drain, Log: log, BeforeExit: parts.close,

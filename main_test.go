@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/lan"
+	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
@@ -411,5 +414,47 @@ func TestParentClosingStdout(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "stdout was closed by the parent") {
 		t.Fatalf("stderr: %s", stderr.String())
+	}
+}
+
+// TestSidecarWatchLAN: with --watch-lan the sidecar pushes
+// mc_lan_world_found for a world announced on the network. It runs in a
+// network namespace the test creates, so nothing reaches a real interface.
+func TestSidecarWatchLAN(t *testing.T) {
+	ns := netnstest.New(t)
+	var conn *net.UDPConn
+	if err := ns.Do(func() (err error) {
+		conn, err = net.DialUDP("udp4", nil, &net.UDPAddr{IP: net.ParseIP(lan.GroupIPv4), Port: lan.GroupPort})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			conn.Write(lan.FormatAnnouncement("Eduard - Survival", "51234"))
+			select {
+			case <-stop:
+				return
+			case <-time.After(lan.AnnouncePeriod):
+			}
+		}
+	}()
+	sc := sidecartest.StartCommand(t, ns.Command(sidecartest.Build(t), "sidecar", "--watch-lan"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ev, err := sc.WaitEvent(ctx, "mc_lan_world_found", nil)
+	if err != nil {
+		t.Fatalf("no mc_lan_world_found: %v\n%s", err, sc.Stderr())
+	}
+	var world struct {
+		Host string `json:"host"`
+		Port int    `json:"port"`
+		MOTD string `json:"motd"`
+	}
+	if err := json.Unmarshal(ev.Payload, &world); err != nil || world.Port != 51234 || world.MOTD != "Eduard - Survival" {
+		t.Fatalf("%s %v", ev.Payload, err)
 	}
 }
