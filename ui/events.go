@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,9 @@ type eventsPane struct {
 	filters []string // "" (all), "chat", then each kind
 	filter  int
 	dropped int
+	// sentences shows events as short sentences for an audience (the
+	// streamer theme) rather than kind and fields.
+	sentences bool
 }
 
 func newEventsPane(s *themes.Styles, k KeyMap, loc *time.Location) eventsPane {
@@ -228,6 +232,9 @@ func shortKind(name string) string { return strings.TrimPrefix(clean(name), "mc_
 func (p eventsPane) line(e protocol.Event, width int) string {
 	s := p.styles
 	ts := s.Event.Time.Render(e.Time.In(p.loc).Format("15:04:05")) + " "
+	if p.sentences {
+		return truncate(ts+eventSentence(s, e), width)
+	}
 	return truncate(ts+eventBody(s, e), width)
 }
 
@@ -309,4 +316,122 @@ func renderSegments(s *themes.Styles, segs []segment) string {
 		b.WriteString(s.Segment(sg.Color, sg.Bold, sg.Italic, sg.Underlined, sg.Strikethrough).Render(text))
 	}
 	return b.String()
+}
+
+// sentencePayload is every field an event's sentence reads.
+type sentencePayload struct {
+	Username  string          `json:"username"`
+	Message   string          `json:"message"`
+	Reason    string          `json:"reason"`
+	MOTD      string          `json:"motd"`
+	Health    *float64        `json:"health"`
+	MaxHealth *float64        `json:"max_health"`
+	Food      *int            `json:"food"`
+	Attacker  string          `json:"attacker"`
+	Type      string          `json:"type"`
+	Distance  *float64        `json:"distance"`
+	Item      string          `json:"item"`
+	Count     *int            `json:"count"`
+	Tool      string          `json:"tool"`
+	Done      *int            `json:"done"`
+	Total     *int            `json:"total"`
+	Position  json.RawMessage `json:"position"`
+}
+
+// eventSentence renders an event as a short sentence for people watching
+// (the overlay, the streamer theme): "Streamy died", "World found: Eduard -
+// Survival". It never shows a LAN address. Chat stays chat. Kinds it does
+// not know are named plainly without their fields.
+func eventSentence(s *themes.Styles, e protocol.Event) string {
+	if isChat(e.Name) {
+		return eventBody(s, e)
+	}
+	var p sentencePayload
+	_ = json.Unmarshal(e.Payload, &p)
+	name := func(v, d string) string { return orDefault(strings.TrimPrefix(clean(v), "minecraft:"), d) }
+	// thing is a game id (oak_log, minecraft:zombie) as words.
+	thing := func(v, d string) string { return strings.ReplaceAll(name(v, d), "_", " ") }
+	num := func(f *float64) string {
+		if f == nil {
+			return "?"
+		}
+		return trimFloat(float64(int(*f*10)) / 10)
+	}
+	var text string
+	switch e.Name {
+	case "mc_death":
+		text = name(p.Message, "The bot died")
+	case "mc_respawned":
+		text = "Back on its feet"
+	case "mc_lan_world_found":
+		text = "World found: " + name(p.MOTD, "a LAN world")
+	case "mc_lan_world_lost":
+		text = "World closed: " + name(p.MOTD, "a LAN world")
+	case "mc_player_joined":
+		text = name(p.Username, "Someone") + " joined"
+	case "mc_player_left":
+		text = name(p.Username, "Someone") + " left"
+	case "mc_low_health":
+		text = "Low health: " + num(p.Health) + " of " + num(orFloat(p.MaxHealth, 20))
+	case "mc_low_food":
+		food := "?"
+		if p.Food != nil {
+			food = fmt.Sprint(*p.Food)
+		}
+		text = "Hungry: food " + food + " of 20"
+	case "mc_hurt":
+		text = "Hurt"
+		if p.Attacker != "" {
+			text += " by " + thing(p.Attacker, "something")
+		}
+		if p.Health != nil {
+			text += ", health " + num(p.Health)
+		}
+	case "mc_hostile_nearby":
+		text = thing(p.Type, "A hostile mob") + " nearby"
+		if p.Distance != nil {
+			text += " (" + num(p.Distance) + " blocks)"
+		}
+	case "mc_item_picked_up":
+		text = "Picked up " + thing(p.Item, "something")
+		if p.Count != nil && *p.Count != 1 {
+			text = fmt.Sprintf("Picked up %d %s", *p.Count, thing(p.Item, "items"))
+		}
+	case "mc_task_progress":
+		text = strings.TrimPrefix(name(p.Tool, "Task"), "mc_")
+		if p.Done != nil && p.Total != nil {
+			text += fmt.Sprintf(": %d of %d", *p.Done, *p.Total)
+		}
+	case "mc_stuck":
+		text = "Stuck"
+		if p.Reason != "" {
+			text += ": " + name(p.Reason, "")
+		}
+	case "mc_disconnected":
+		text = "Left the world"
+		if p.Reason != "" {
+			text += ": " + name(p.Reason, "")
+		}
+	default:
+		text = strings.ReplaceAll(shortKind(e.Name), "_", " ")
+	}
+	return kindStyle(s, e.Name).Render(lanAddress.ReplaceAllString(text, "the world"))
+}
+
+// lanAddress matches an IPv4 address with or without a port, which a
+// disconnect reason may carry; sentences for an audience leave it out.
+var lanAddress = regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?\b`)
+
+func orFloat(f *float64, d float64) *float64 {
+	if f == nil {
+		return &d
+	}
+	return f
+}
+
+// sentenceLine is an event as a timed sentence, for the overlay.
+func (p eventsPane) sentenceLine(e protocol.Event, width int) string {
+	s := p.styles
+	ts := s.Event.Time.Render(e.Time.In(p.loc).Format("15:04:05")) + " "
+	return truncate(ts+eventSentence(s, e), width)
 }

@@ -29,9 +29,12 @@ type inputPane struct {
 	width   int
 	focused bool
 
-	ti      textinput.Model
-	err     string
-	hint    string
+	ti   textinput.Model
+	err  string
+	hint string
+	// note is a one-line remark from the console (a setting not saved),
+	// shown until the next key.
+	note    string
 	history []string
 	// histPos is where ↑/↓ are in history; len(history) is the line being
 	// written, kept in draft.
@@ -41,11 +44,20 @@ type inputPane struct {
 
 func newInputPane(s *themes.Styles, k KeyMap, c *protocol.Catalog) inputPane {
 	ti := textinput.New()
-	ti.Placeholder = `say hi · status · mc_collect block_type=oak_log count=4 · {"tool":"mc_status"}`
+	ti.Placeholder = placeholder(c)
 	ti.CharLimit = protocol.DefaultMaxLine
 	p := inputPane{keys: k, catalog: c, ti: ti}
 	p.setStyles(s)
 	return p
+}
+
+// placeholder shows what can be typed, from the catalog in use.
+func placeholder(c *protocol.Catalog) string {
+	parts := examples(c, 3)
+	if _, ok := c.Lookup("mc_status"); ok {
+		parts = append(parts, `{"tool":"mc_status"}`)
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (p *inputPane) setStyles(s *themes.Styles) {
@@ -122,6 +134,7 @@ func (p inputPane) Update(msg tea.Msg) (inputPane, tea.Cmd) {
 	p.ti, cmd = p.ti.Update(km)
 	p.err = ""
 	p.hint = ""
+	p.note = ""
 	if _, cands := p.completion(); len(cands) > 1 && len(cands) <= 12 {
 		p.hint = strings.Join(cands, " ")
 	}
@@ -269,6 +282,8 @@ func (p inputPane) underLines() []string {
 		return lines
 	case p.hint != "":
 		return []string{s.Input.Hint.Render(truncate(p.hint, p.width))}
+	case p.note != "":
+		return []string{s.Warn.Render(truncate(clean(p.note), p.width))}
 	}
 	return []string{""}
 }

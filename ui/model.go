@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -33,8 +32,9 @@ const (
 // statusEvery is how often the status pane asks mc_status (3 Hz).
 const statusEvery = 333 * time.Millisecond
 
-// DefaultUsername is the bot's name when neither flag nor config names one.
-const DefaultUsername = "blockmate"
+// DefaultUsername is the bot's name when neither flag nor config names
+// one: the bot's own default, so the console and the sidecar agree.
+const DefaultUsername = bot.DefaultUsername
 
 // Options configure the console.
 type Options struct {
@@ -57,6 +57,9 @@ type Options struct {
 	// NoPoll turns off the status poll and LAN discovery at start, for
 	// tests that feed the status themselves.
 	NoPoll bool
+	// ConfigPath is the settings file a theme switched at run time is saved
+	// to; empty means nothing is saved.
+	ConfigPath string
 }
 
 type focusID int
@@ -92,9 +95,13 @@ type (
 	statusTickMsg struct{}
 	statusMsg     struct {
 		Status bot.Status
-		Err    string
+		// Dead is mc_status's "dead" field.
+		Dead bool
+		Err  string
 	}
-	discoverMsg struct {
+	// configSavedMsg says how saving the settings went.
+	configSavedMsg struct{ Err error }
+	discoverMsg    struct {
 		Reason, NextStep string
 		Worlds           []world
 	}
@@ -128,6 +135,10 @@ type Model struct {
 	connected  bool
 	polling    bool
 	nextID     int
+	// announced are the LAN worlds (host:port) whose mc_lan_world_found is
+	// already in the event stream; later status changes of the same world
+	// update the worlds pane quietly.
+	announced map[string]bool
 }
 
 // New builds the console's model.
@@ -155,15 +166,17 @@ func New(opts Options) Model {
 	c := opts.Dispatcher.Catalog()
 	m := Model{
 		opts: opts, ctx: ctx, now: now, theme: opts.Theme, styles: s, keys: k,
-		help:     help.New(),
-		worlds:   newWorldsPane(s, k),
-		status:   newStatusPane(s),
-		events:   newEventsPane(s, k, loc),
-		timeline: newTimelinePane(s, k, c, now),
-		input:    newInputPane(s, k, c),
-		overlay:  opts.Overlay,
+		help:      help.New(),
+		worlds:    newWorldsPane(s, k, now),
+		status:    newStatusPane(s),
+		events:    newEventsPane(s, k, loc),
+		timeline:  newTimelinePane(s, k, c, now),
+		input:     newInputPane(s, k, c),
+		overlay:   opts.Overlay,
+		announced: map[string]bool{},
 	}
 	m.help.Styles = s.Help
+	m.events.sentences = opts.Theme.Name == themes.Streamer.Name
 	if opts.Connect != "" {
 		m.focus = focusInput
 	}
@@ -174,7 +187,7 @@ func New(opts Options) Model {
 // Init starts the status poll, asks for LAN worlds, and joins --connect.
 func (m Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	if m.focus == focusInput {
+	if m.focus == focusInput && !m.overlay {
 		cmds = append(cmds, m.input.ti.Focus())
 	}
 	if !m.opts.NoPoll {
@@ -183,7 +196,7 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.Connect != "" {
 		addr := m.opts.Connect
 		cmds = append(cmds, func() tea.Msg {
-			host, port, err := splitHostPort(addr)
+			host, port, err := CheckAddress(addr)
 			if err != nil {
 				return joinWorldMsg{Host: addr}
 			}
@@ -193,25 +206,11 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func splitHostPort(addr string) (string, int, error) {
-	host, p, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", 0, err
-	}
-	port, err := strconv.Atoi(p)
-	if err != nil {
-		return "", 0, err
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return host, port, nil
-}
-
-// focusOrder lists the panes Tab visits in the current layout.
+// focusOrder lists the panes Tab visits in the current layout. The
+// overlay shows no pane that takes keys, so it has none.
 func (m Model) focusOrder() []focusID {
 	if m.overlay {
-		return []focusID{focusTimeline}
+		return nil
 	}
 	if m.connected {
 		return []focusID{focusTimeline, focusEvents, focusInput}
@@ -221,6 +220,9 @@ func (m Model) focusOrder() []focusID {
 
 func (m *Model) moveFocus(step int) tea.Cmd {
 	order := m.focusOrder()
+	if len(order) == 0 {
+		return nil
+	}
 	i := 0
 	for j, f := range order {
 		if f == m.focus {
@@ -236,8 +238,14 @@ func (m *Model) setFocus(f focusID) tea.Cmd {
 	return m.applyFocus()
 }
 
-// applyFocus tells each pane whether it has focus.
+// applyFocus tells each pane whether it has focus. In the overlay no pane
+// is shown that takes keys, so none has it.
 func (m *Model) applyFocus() tea.Cmd {
+	if m.overlay {
+		m.worlds.focused, m.timeline.focused, m.events.focused = false, false, false
+		m.input.Blur()
+		return nil
+	}
 	m.worlds.focused = m.focus == focusWorlds
 	m.timeline.focused = m.focus == focusTimeline
 	m.events.focused = m.focus == focusEvents
@@ -248,8 +256,39 @@ func (m *Model) applyFocus() tea.Cmd {
 	return nil
 }
 
-// Focus names the focused pane, for tests.
-func (m Model) Focus() string { return m.focus.String() }
+// Focus names the focused pane, for tests; "none" in the overlay.
+func (m Model) Focus() string {
+	if m.overlay {
+		return "none"
+	}
+	return m.focus.String()
+}
+
+// paneTitle is the focused pane's name as its frame shows it.
+func (f focusID) paneTitle() string {
+	return [...]string{"Worlds", timelineTitle, "Events", "input line"}[f]
+}
+
+// setOverlay switches layout; focus follows. Entering the overlay closes
+// what it cannot show (help, call details) and no pane has focus there;
+// leaving it gives focus back to the pane that had it, if that pane is
+// shown now (the worlds list is not while the bot is in a world).
+func (m *Model) setOverlay(on bool) tea.Cmd {
+	m.overlay = on
+	m.showHelp = false
+	m.timeline.open = false
+	if !on && m.connected && m.focus == focusWorlds {
+		m.focus = focusInput
+	}
+	m.layout()
+	return m.applyFocus()
+}
+
+// switchTheme is setTheme for a switch the person made: the choice is also
+// saved to the settings file.
+func (m *Model) switchTheme(t themes.Theme) tea.Cmd {
+	return tea.Batch(m.setTheme(t), saveThemeCmd(m.opts.ConfigPath, t.Name))
+}
 
 // setTheme restyles every pane; the returned command restarts the spinner
 // (its frames belong to the theme) when calls are running.
@@ -259,6 +298,7 @@ func (m *Model) setTheme(t themes.Theme) tea.Cmd {
 	s := m.styles
 	m.help.Styles = s.Help
 	m.worlds.styles, m.status.styles, m.events.styles = s, s, s
+	m.events.sentences = t.Name == themes.Streamer.Name
 	m.timeline.setStyles(s)
 	m.input.setStyles(s)
 	m.layout()
@@ -289,8 +329,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case joinWorldMsg:
 		return m, m.join(msg.Host, msg.Port)
 	case promptConnectMsg:
+		if m.overlay {
+			return m, nil
+		}
 		m.input.SetValue("join ")
 		return m, m.setFocus(focusInput)
+	case configSavedMsg:
+		if msg.Err != nil {
+			m.input.note = "The theme could not be saved: " + msg.Err.Error()
+		}
+		m.layout()
+		return m, nil
 	case statusTickMsg:
 		if m.polling || m.quitting {
 			return m, nil
@@ -299,16 +348,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.statusCmd()
 	case statusMsg:
 		m.polling = false
-		m.status.set(msg.Status, msg.Err)
+		m.status.set(msg.Status, msg.Dead, msg.Err)
+		var refresh tea.Cmd
 		if msg.Err == "" {
-			m.setConnected(msg.Status.Connected)
+			refresh = m.setConnected(msg.Status.Connected)
 		}
-		return m, tea.Tick(statusEvery, func(time.Time) tea.Msg { return statusTickMsg{} })
+		if m.opts.NoPoll {
+			return m, refresh
+		}
+		return m, tea.Batch(refresh, tea.Tick(statusEvery, func(time.Time) tea.Msg { return statusTickMsg{} }))
 	case discoverMsg:
 		m.worlds.setAdvice(msg.Reason, msg.NextStep)
 		for _, w := range msg.Worlds {
 			raw, _ := json.Marshal(w)
 			m.worlds.applyEvent("mc_lan_world_found", raw)
+			m.announced[w.addr()] = true
 		}
 		return m, nil
 	case leftMsg:
@@ -325,15 +379,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-func (m *Model) setConnected(c bool) {
+// setConnected follows the bot into and out of a world. Out of one, the
+// worlds list comes back: focus goes to it (unless something is being
+// typed) so its keys work as its hint says, and LAN discovery runs again
+// so the player counts shown are fresh, not from before the bot left.
+func (m *Model) setConnected(c bool) tea.Cmd {
 	if c == m.connected {
-		return
+		return nil
 	}
 	m.connected = c
-	if c && m.focus == focusWorlds {
-		m.setFocus(focusInput)
+	var cmds []tea.Cmd
+	switch {
+	case c && m.focus == focusWorlds:
+		cmds = append(cmds, m.setFocus(focusInput))
+	case !c && (m.focus != focusInput || strings.TrimSpace(m.input.Value()) == ""):
+		cmds = append(cmds, m.setFocus(focusWorlds))
+	}
+	if !c && !m.opts.NoPoll {
+		cmds = append(cmds, m.discoverCmd())
 	}
 	m.layout()
+	return tea.Batch(cmds...)
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -351,7 +417,22 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Stop):
 		return m, m.submit(protocol.Request{Tool: "mc_stop"})
 	case key.Matches(msg, k.NextTheme):
-		return m, m.setTheme(themes.Next(m.theme.Name))
+		return m, m.switchTheme(themes.Next(m.theme.Name))
+	}
+	// The overlay shows no pane that takes keys: only its own few act, so
+	// typing into the wrong window cannot join, send or select anything.
+	if m.overlay {
+		switch {
+		case key.Matches(msg, k.Overlay):
+			return m, m.setOverlay(false)
+		case key.Matches(msg, k.ThemeKey):
+			return m, m.switchTheme(themes.Next(m.theme.Name))
+		case key.Matches(msg, k.Quit):
+			return m.quit()
+		}
+		return m, nil
+	}
+	switch {
 	case key.Matches(msg, k.PrevPane):
 		return m, m.moveFocus(-1)
 	case key.Matches(msg, k.NextPane):
@@ -380,7 +461,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	// The input line, when focused, gets every other key.
-	if m.focus == focusInput && !m.overlay {
+	if m.focus == focusInput {
 		if key.Matches(msg, k.LeaveInput) {
 			return m, m.setFocus(focusTimeline)
 		}
@@ -401,21 +482,13 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil
 	case key.Matches(msg, k.ThemeKey):
-		return m, m.setTheme(themes.Next(m.theme.Name))
+		return m, m.switchTheme(themes.Next(m.theme.Name))
 	case key.Matches(msg, k.Overlay):
-		m.overlay = !m.overlay
-		if m.overlay {
-			m.setFocus(focusTimeline)
-		}
-		m.layout()
-		return m, nil
+		return m, m.setOverlay(true)
 	case key.Matches(msg, k.StopKey):
 		return m, m.submit(protocol.Request{Tool: "mc_stop"})
 	case key.Matches(msg, k.FocusInput):
-		if !m.overlay {
-			return m, m.setFocus(focusInput)
-		}
-		return m, nil
+		return m, m.setFocus(focusInput)
 	}
 	// Keys go to the focused pane only.
 	var cmd tea.Cmd
@@ -441,12 +514,28 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 			m.timeline.observeFinish(ev)
 		}
 	}
+	shown := b.Events[:0:0]
 	for _, e := range b.Events {
 		if e.Name == "mc_lan_world_found" || e.Name == "mc_lan_world_lost" {
 			m.worlds.applyEvent(e.Name, e.Payload)
+			// The watcher says found again whenever a world's status
+			// changes; the stream tells of a world once, when it appears.
+			addr, ok := worldAddr(e.Payload)
+			if ok && e.Name == "mc_lan_world_found" {
+				if m.announced[addr] {
+					continue
+				}
+				if len(m.announced) < 256 {
+					m.announced[addr] = true
+				}
+			}
+			if ok && e.Name == "mc_lan_world_lost" {
+				delete(m.announced, addr)
+			}
 		}
+		shown = append(shown, e)
 	}
-	m.events.add(b.Events, b.Dropped)
+	m.events.add(shown, b.Dropped)
 	m.timeline.dropped += b.DroppedCalls
 	return tea.Batch(cmds...)
 }
@@ -507,11 +596,16 @@ func (m Model) statusCmd() tea.Cmd {
 		if !resp.OK {
 			return statusMsg{Err: resp.Error}
 		}
-		var st bot.Status
+		// Dead is read on its own so the console works with a bot.Status
+		// that has the field and with one that has not yet.
+		var st struct {
+			bot.Status
+			Dead bool `json:"dead"`
+		}
 		if err := json.Unmarshal(resp.Result, &st); err != nil {
 			return statusMsg{Err: "mc_status answered in a shape the console does not read: " + err.Error()}
 		}
-		return statusMsg{Status: st}
+		return statusMsg{Status: st.Status, Dead: st.Dead}
 	}
 }
 
@@ -656,16 +750,25 @@ func (m Model) footer() string {
 	return padRight(m.help.ShortHelpView(bindings), m.width)
 }
 
+// focusedPaneTitle names the pane whose keys the help lists, as its frame
+// is titled.
+func (m Model) focusedPaneTitle() string {
+	if m.timeline.Open() {
+		return timelineTitle
+	}
+	return m.focus.paneTitle()
+}
+
 // helpLines are the full help: the focused pane's keys, the global keys,
 // and what the input line accepts.
 func (m Model) helpLines() []string {
 	s := m.styles
 	groups := append(m.focusedKeys().FullHelp(), m.keys.globalHelp())
 	var lines []string
-	lines = append(lines, s.DocHeading.Render("Keys ("+m.focus.String()+")"))
+	lines = append(lines, s.DocHeading.Render("Keys ("+m.focusedPaneTitle()+")"))
 	lines = append(lines, strings.Split(m.help.FullHelpView(groups), "\n")...)
-	lines = append(lines, "", s.DocHeading.Render("Tool calls"))
-	for _, l := range strings.Split(ShortFormHelp, "\n") {
+	lines = append(lines, "", s.DocHeading.Render("Typing a tool call"))
+	for _, l := range strings.Split(shortFormHelp(m.opts.Dispatcher.Catalog()), "\n") {
 		lines = append(lines, s.Doc.Render(l))
 	}
 	return lines
@@ -722,7 +825,7 @@ func (m Model) overlayView() string {
 	lines = append(lines, s.Status.Label.Render("Task ")+task)
 	rest := m.height - len(lines)
 	for _, e := range m.events.tail(rest, 0) {
-		lines = append(lines, m.events.line(e, w))
+		lines = append(lines, m.events.sentenceLine(e, w))
 	}
 	return strings.Join(fit(lines, w, m.height), "\n")
 }

@@ -111,7 +111,7 @@ func TestHelpTogglesAndShowsTheShortForm(t *testing.T) {
 	m := newModel(t, newDispatcher(t), themes.Dark, 160, 48)
 	m = update(m, keyRunes("?"))
 	view := m.View()
-	for _, want := range []string{"Keys (worlds)", "ctrl+x", "say hi there", "join 127.0.0.1:51234"} {
+	for _, want := range []string{"Keys (Worlds)", "ctrl+x", "say hi there", "join 127.0.0.1:51234"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("full help does not mention %q", want)
 		}
@@ -123,7 +123,7 @@ func TestHelpTogglesAndShowsTheShortForm(t *testing.T) {
 	// f1 opens it from the input line, where ? is text.
 	m = update(m, keyRunes(":"))
 	m = update(m, keyType(tea.KeyF1))
-	if !m.showHelp || !strings.Contains(m.View(), "Keys (input)") {
+	if !m.showHelp || !strings.Contains(m.View(), "Keys (input line)") {
 		t.Fatal("f1 in the input line should open the help")
 	}
 	m = update(m, keyType(tea.KeyF1))

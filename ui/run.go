@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -63,3 +66,100 @@ func LoadConfig(path string) (Config, error) {
 	}
 	return c, nil
 }
+
+// SaveTheme records the theme in the settings file at path, keeping every
+// other setting in it (those this version does not know included). The
+// file and its directory are created when missing; the file is replaced
+// whole, so a crash never leaves half of it.
+func SaveTheme(path, theme string) error {
+	if path == "" {
+		return nil
+	}
+	settings := map[string]json.RawMessage{}
+	raw, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("cannot read %s: %w", path, err)
+	default:
+		if err := json.Unmarshal(raw, &settings); err != nil {
+			return fmt.Errorf("%s is not valid JSON, so it was left as it is", path)
+		}
+		if settings == nil {
+			settings = map[string]json.RawMessage{}
+		}
+	}
+	name, _ := json.Marshal(theme)
+	settings["theme"] = name
+	out, err := json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".console-*.json")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	defer os.Remove(tmp.Name())
+	_ = tmp.Chmod(0o644)
+	if _, err := tmp.Write(append(out, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("cannot replace %s: %w", path, err)
+	}
+	return nil
+}
+
+// saveThemeCmd saves the theme off the update loop; the result comes back
+// as a configSavedMsg.
+func saveThemeCmd(path, theme string) tea.Cmd {
+	if path == "" {
+		return nil
+	}
+	return func() tea.Msg { return configSavedMsg{Err: SaveTheme(path, theme)} }
+}
+
+// usernameRule is the bot's own rule for the name it joins with (bot/,
+// mc_join): letters, digits and underscores, at most 16.
+var usernameRule = regexp.MustCompile(`^[A-Za-z0-9_]{1,16}$`)
+
+// CheckUsername says why name cannot be the bot's name, or nil.
+func CheckUsername(name string) error {
+	if !usernameRule.MatchString(name) {
+		return fmt.Errorf("%q is not a Minecraft name: use up to 16 letters, digits or underscores, e.g. %s", name, DefaultUsername)
+	}
+	return nil
+}
+
+// CheckAddress reads a world's address, host:port, as --connect takes it,
+// and says in a sentence what is wrong with it. An empty host means this
+// computer.
+func CheckAddress(addr string) (host string, port int, err error) {
+	h, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("%q is not host:port; give the world's address such as 127.0.0.1:51234 (Minecraft shows the port in chat after Open to LAN)", addr)
+	}
+	port, err = strconv.Atoi(p)
+	if err != nil || port < 1 || port > 65535 {
+		return "", 0, fmt.Errorf("the port in %q must be a number from 1 to 65535, such as 51234 (Minecraft shows it in chat after Open to LAN)", addr)
+	}
+	if h == "" {
+		h = "127.0.0.1"
+	}
+	if net.ParseIP(h) == nil && !hostName.MatchString(h) {
+		return "", 0, fmt.Errorf("the host in %q is not an IP address or a host name; use one such as 127.0.0.1 or my-pc.local", addr)
+	}
+	return h, port, nil
+}
+
+// hostName is a DNS name: dot-separated labels of letters, digits and
+// hyphens.
+var hostName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$`)

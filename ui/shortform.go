@@ -12,27 +12,82 @@ import (
 	"github.com/blockmate/blockmate/protocol"
 )
 
-// ShortFormHelp documents what the input line accepts; the full help shows
-// it and the README repeats it.
-const ShortFormHelp = `The input line takes a tool call in one of two forms.
+// exampleLines are short-form calls worth showing a person, best first.
+// Only those the catalog in use accepts are ever shown (see examples), so
+// help and hints never name a tool that does not exist.
+var exampleLines = []string{
+	"say hi there",
+	"status",
+	"join 127.0.0.1:51234",
+	"whisper Eduard see you at spawn",
+	"wait 500",
+	"read_chat 5",
+	"ping_server 127.0.0.1:51234",
+	"respawn",
+	"stop",
+}
+
+// examples are up to n of exampleLines that parse against c.
+func examples(c *protocol.Catalog, n int) []string {
+	var out []string
+	for _, ex := range exampleLines {
+		if len(out) == n {
+			break
+		}
+		if _, err := parseLine(c, ex); err == nil {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// longForm writes a request as its full tool name and name=value
+// arguments in the schema's order.
+func longForm(c *protocol.Catalog, req protocol.Request) string {
+	parts := []string{req.Tool}
+	if t, ok := c.Lookup(req.Tool); ok {
+		for _, a := range t.Args {
+			if v, ok := req.Args[a.Name]; ok {
+				parts = append(parts, a.Name+"="+valueText(v))
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortFormHelp documents what the input line accepts, with examples
+// taken from the catalog in use; the full help shows it.
+func shortFormHelp(c *protocol.Catalog) string {
+	var b strings.Builder
+	b.WriteString(`The input line takes a tool call in one of two forms.
 
 JSON, as the sidecar reads it; "id" may be left out:
-  {"tool":"mc_say","args":{"message":"hi"}}
-
+`)
+	if _, ok := c.Lookup("mc_say"); ok {
+		b.WriteString(`  {"tool":"mc_say","args":{"message":"hi"}}` + "\n")
+	} else {
+		b.WriteString(`  {"tool":"mc_list_tools"}` + "\n")
+	}
+	b.WriteString(`
 The short form: a tool name (the mc_ may be left out), then arguments as
 name=value, or bare values filling the arguments in order; the last text
 argument takes the rest of the line:
-  say hi there              mc_say message="hi there"
-  status                    mc_status
-  stop                      mc_stop
-  mc_collect block_type=oak_log count=4
-  collect oak_log 4
-  goto 10 64 -20
-  join 127.0.0.1:51234      mc_join host=127.0.0.1 port=51234
-Values are read by the argument's type; quote text with spaces as "…".
+`)
+	for _, ex := range examples(c, len(exampleLines)) {
+		req, _ := parseLine(c, ex)
+		fmt.Fprintf(&b, "  %-32s %s\n", ex, longForm(c, req))
+	}
+	b.WriteString(`Values are read by the argument's type; quote text with spaces as "…".
 Tab completes tool and argument names; ↑/↓ recall earlier lines.
 A call that does not fit its tool is not sent: the error shows under the
-line and the text stays for editing.`
+line and the text stays for editing.`)
+	return b.String()
+}
+
+// joinNeedsAddress is the console's own sentence for a join typed without
+// a port: it speaks to the person at the keyboard, where the bot's error
+// speaks to a program.
+const joinNeedsAddress = "Type the world's address after join, as host:port, e.g. join 127.0.0.1:51234 (Minecraft shows the port in chat after Open to LAN), or pick the world in the Worlds pane and press enter."
 
 // parseLine turns the input line into a request (its ID left empty when
 // the line did not give one) or an error sentence. It checks the tool and
@@ -57,9 +112,18 @@ func parseLine(c *protocol.Catalog, line string) (protocol.Request, error) {
 	if !ok {
 		msg := fmt.Sprintf("unknown tool %q", truncate(clean(req.Tool), 40))
 		if near := c.Closest(req.Tool, 3); len(near) > 0 {
-			msg += "; did you mean " + strings.Join(near, " or ") + "?"
+			msg += "; did you mean " + strings.Join(near, " or ") + "? Tab completes tool names."
+		} else {
+			msg += "; type its first letters and press Tab to see the tools, or f1 for help."
 		}
-		return protocol.Request{}, errors.New(msg + " Tab completes tool names.")
+		return protocol.Request{}, errors.New(msg)
+	}
+	if t.Name == "mc_join" {
+		if _, hasPort := t.Args.Lookup("port"); hasPort {
+			if _, given := req.Args["port"]; !given {
+				return protocol.Request{}, errors.New(joinNeedsAddress)
+			}
+		}
 	}
 	if _, err := t.Args.Validate(t.Name, req.Args); err != nil {
 		return protocol.Request{}, err

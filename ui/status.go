@@ -20,20 +20,32 @@ type statusPane struct {
 	width  int
 	height int
 	status bot.Status
-	known  bool
-	err    string
+	// dead is mc_status's "dead" field as last read.
+	dead  bool
+	known bool
+	err   string
 }
 
 func newStatusPane(s *themes.Styles) statusPane { return statusPane{styles: s} }
 
 func (p *statusPane) SetSize(w, h int) { p.width, p.height = w, h }
 
-func (p *statusPane) set(st bot.Status, err string) {
+func (p *statusPane) set(st bot.Status, dead bool, err string) {
 	if err != "" {
 		p.err = err
 		return
 	}
-	p.status, p.known, p.err = st, true, ""
+	p.status, p.dead, p.known, p.err = st, dead, true, ""
+}
+
+// respawnHint is what a dead bot's status says to do.
+const respawnHint = "type respawn to bring it back"
+
+// isDead reports whether the bot is in a world but dead: mc_status says
+// so, or (from a bot that does not say) its health is 0.
+func (p statusPane) isDead() bool {
+	st := p.status
+	return st.Connected && (p.dead || (st.Health != nil && *st.Health <= 0))
 }
 
 func (p statusPane) low() bool {
@@ -56,6 +68,9 @@ func (p statusPane) lines(width int) []string {
 			out = append(out, s.Bad.Render(truncate(clean(p.err), width)))
 		}
 		return out
+	}
+	if p.isDead() {
+		out = append(out, s.Bad.Render(truncate("The bot died: "+respawnHint+".", width)))
 	}
 	out = append(out, label("Health")+p.hearts(st.Health, st.MaxHealth))
 	out = append(out, label("Food")+p.food(st.Food))
@@ -109,6 +124,9 @@ func (p statusPane) connLine() string {
 		}
 		return s.Warn.Render(s.Glyphs.Disconnected + " " + clean(state))
 	}
+	if p.isDead() {
+		return s.Bad.Render(s.Glyphs.Disconnected+" dead") + s.Muted.Render(" · ") + s.Warn.Render(respawnHint)
+	}
 	parts := []string{s.Good.Render(s.Glyphs.Connected + " " + orDefault(clean(st.State), "playing"))}
 	if st.Version != "" {
 		parts = append(parts, s.Muted.Render(clean(st.Version)))
@@ -150,6 +168,9 @@ func (p statusPane) hearts(health, maxHealth *float64) string {
 		}
 	}
 	num := fmt.Sprintf(" %s/%s", trimFloat(*health), trimFloat(max))
+	if p.isDead() {
+		return b.String() + s.Bad.Render(num+" DEAD")
+	}
 	if p.low() {
 		return b.String() + s.Bad.Render(num+" LOW")
 	}

@@ -17,6 +17,9 @@ import (
 	"github.com/blockmate/blockmate/themes"
 )
 
+// timelineTitle is the timeline pane's name, in its frame and in the help.
+const timelineTitle = "Tool calls"
+
 // maxCalls bounds the timeline; the oldest finished calls fall off.
 const maxCalls = 500
 
@@ -302,9 +305,12 @@ func (p timelinePane) View() string {
 		lines = append(lines, p.line(p.calls[i], i == p.selected && p.focused, w, per == 2)...)
 	}
 	if len(lines) == 0 {
-		lines = append(lines, s.Muted.Render("No tool calls yet. Type one below,"), s.Muted.Render("e.g. say hi, status or mc_wait ms=500."))
+		lines = append(lines, s.Muted.Render("No tool calls yet. Type one below,"))
+		if ex := examples(p.catalog, 2); len(ex) > 0 {
+			lines = append(lines, s.Muted.Render("e.g. "+strings.Join(ex, " · ")))
+		}
 	}
-	title := "Tool calls"
+	title := timelineTitle
 	if n := p.running(); n > 0 {
 		title += fmt.Sprintf(" · %d running", n)
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,9 +27,26 @@ type world struct {
 	PlayersMax    *int   `json:"players_max,omitempty"`
 	Compatible    *bool  `json:"compatible,omitempty"`
 	PingError     string `json:"ping_error,omitempty"`
+
+	// seen is when the console last heard of the world's status.
+	seen time.Time
 }
 
 func (w world) addr() string { return net.JoinHostPort(w.Host, strconv.Itoa(w.Port)) }
+
+// worldAddr is the host:port a LAN world event is about.
+func worldAddr(payload json.RawMessage) (string, bool) {
+	var w world
+	if json.Unmarshal(payload, &w) != nil || w.Port <= 0 {
+		return "", false
+	}
+	w.Host = clean(w.Host)
+	return w.addr(), true
+}
+
+// staleAfter is the age from which a world's player count is shown with
+// how old it is.
+const staleAfter = time.Minute
 
 // noWorldsAdvice is shown until mc_discover_lan has answered with its own
 // advice (which then replaces it, so the two never disagree for long).
@@ -53,10 +71,11 @@ type worldsPane struct {
 	worlds  []world
 	cursor  int
 	advice  string
+	now     func() time.Time
 }
 
-func newWorldsPane(s *themes.Styles, k KeyMap) worldsPane {
-	return worldsPane{styles: s, keys: k, advice: noWorldsAdvice}
+func newWorldsPane(s *themes.Styles, k KeyMap, now func() time.Time) worldsPane {
+	return worldsPane{styles: s, keys: k, advice: noWorldsAdvice, now: now}
 }
 
 func (p *worldsPane) SetSize(w, h int) { p.width, p.height = w, h }
@@ -68,6 +87,7 @@ func (p *worldsPane) applyEvent(name string, payload json.RawMessage) {
 		return
 	}
 	w.Host, w.MOTD, w.Version, w.PingError = clean(w.Host), clean(w.MOTD), clean(w.Version), clean(w.PingError)
+	w.seen = p.now()
 	idx := -1
 	for i, have := range p.worlds {
 		if have.Host == w.Host && have.Port == w.Port {
@@ -156,7 +176,13 @@ func (p worldsPane) View() string {
 		}
 	}
 	if len(p.worlds) > 0 {
-		lines = append(lines, "", s.Muted.Render("enter joins · c joins another host:port"))
+		hint := "enter joins · c joins another host:port"
+		if !p.focused {
+			// The keys above act only here; say how to get here, or what
+			// to type where the person is.
+			hint = "tab to here, then enter joins · or type join host:port"
+		}
+		lines = append(lines, "", s.Muted.Render(truncate(hint, innerW)))
 	}
 	style, titleStyle := s.Pane, s.PaneTitle
 	if p.focused {
@@ -179,7 +205,11 @@ func (p worldsPane) detail(w world) []string {
 		if w.PlayersMax != nil {
 			players += "/" + strconv.Itoa(*w.PlayersMax)
 		}
-		parts = append(parts, s.Muted.Render(players+" players"))
+		players += " players"
+		if age := p.now().Sub(w.seen); !w.seen.IsZero() && age >= staleAfter {
+			players += " " + ago(age)
+		}
+		parts = append(parts, s.Muted.Render(players))
 	}
 	var second []string
 	if w.Compatible != nil {
@@ -200,4 +230,12 @@ func (p worldsPane) detail(w world) []string {
 		out = append(out, strings.Join(second, sep))
 	}
 	return out
+}
+
+// ago says how long ago, roughly: "2 min ago", "1 h ago".
+func ago(d time.Duration) string {
+	if d < time.Hour {
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%d h ago", int(d/time.Hour))
 }
