@@ -39,9 +39,13 @@ type World struct {
 // Key identifies a world: host and port.
 func (w World) Key() string { return Sighting{Host: w.Host, Port: w.Port}.Key() }
 
-// Joinable reports whether the bot can try to join: the status said a
-// supported version, or there was no status to say otherwise.
-func (w World) Joinable() bool { return w.Compatible == nil || *w.Compatible }
+// Joinable reports whether the bot can try to join: the world answered its
+// status ping (no PingError) with a supported version, or was not pinged
+// and there is no status to say otherwise. A world that did not answer is
+// not joinable: mc_join pings first and would fail the same way.
+func (w World) Joinable() bool {
+	return w.PingError == "" && (w.Compatible == nil || *w.Compatible)
+}
 
 // Discovery is the outcome of one discovery window.
 type Discovery struct {

@@ -20,8 +20,9 @@ const MDNSService = "_minecraft._tcp"
 
 // BrowseMDNS asks the local network for MDNSService on each configured
 // interface for window (or until ctx ends), calling found for each complete
-// answer (address, port and TXT). found may be called from several
-// goroutines at once. It fails only when no interface could send the query.
+// answer (address, port and TXT). found is called from one goroutine at a
+// time, and never after BrowseMDNS returns, which it does as soon as ctx
+// ends. It fails only when no interface could send the query.
 func BrowseMDNS(ctx context.Context, cfg ListenConfig, window time.Duration, found func(Sighting)) error {
 	var (
 		ifaces []net.Interface
@@ -43,40 +44,67 @@ func BrowseMDNS(ctx context.Context, cfg ListenConfig, window time.Duration, fou
 		wg   sync.WaitGroup
 		mu   sync.Mutex
 		errs []error
+		// returned is set when BrowseMDNS returns; found is never called
+		// after that, even by a query still winding down.
+		returned bool
 	)
+	deliver := func(s Sighting) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !returned {
+			found(s)
+		}
+	}
+	defer func() {
+		mu.Lock()
+		returned = true
+		mu.Unlock()
+	}()
 	for i := range ifaces {
 		ifi := ifaces[i]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The mdns package sends entries without blocking, so the
+			// buffer is all a query that outlives this function needs.
 			entries := make(chan *mdns.ServiceEntry, 64)
-			done := make(chan struct{})
+			errc := make(chan error, 1)
 			go func() {
-				defer close(done)
-				for e := range entries {
-					if s, ok := mdnsSighting(e, local); ok {
-						found(s)
-					}
-				}
-			}()
-			err := cfg.enter(func() error {
-				return mdns.QueryContext(ctx, &mdns.QueryParam{
-					Service:             MDNSService,
-					Domain:              "local",
-					Timeout:             window,
-					Interface:           &ifi,
-					Entries:             entries,
-					WantUnicastResponse: true,
-					DisableIPv6:         true,
-					Logger:              logger,
+				err := cfg.enter(func() error {
+					return mdns.QueryContext(ctx, &mdns.QueryParam{
+						Service:             MDNSService,
+						Domain:              "local",
+						Timeout:             window,
+						Interface:           &ifi,
+						Entries:             entries,
+						WantUnicastResponse: true,
+						DisableIPv6:         true,
+						Logger:              logger,
+					})
 				})
-			})
-			close(entries)
-			<-done
-			if err != nil && ctx.Err() == nil {
-				mu.Lock()
-				errs = append(errs, fmt.Errorf("%s: %w", ifi.Name, err))
-				mu.Unlock()
+				close(entries)
+				errc <- err
+			}()
+			for {
+				select {
+				case e, ok := <-entries:
+					if !ok {
+						if err := <-errc; err != nil && ctx.Err() == nil {
+							mu.Lock()
+							errs = append(errs, fmt.Errorf("%s: %w", ifi.Name, err))
+							mu.Unlock()
+						}
+						return
+					}
+					if s, ok := mdnsSighting(e, local); ok {
+						deliver(s)
+					}
+				case <-ctx.Done():
+					// QueryContext closes its sockets when ctx ends but
+					// still waits out its Timeout (hashicorp/mdns v1.0.7);
+					// a stopped browse returns now and leaves it to finish.
+					return
+				}
 			}
 		}()
 	}

@@ -4,10 +4,12 @@ package lan
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/hashicorp/mdns"
 
 	"github.com/blockmate/blockmate/lan/netnstest"
+	"github.com/blockmate/blockmate/protocol"
 )
 
 // Every test in this file runs its network traffic inside a namespace it
@@ -238,3 +241,76 @@ func TestListenFailsWithoutInterfaces(t *testing.T) {
 }
 
 func discardLogger() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// deadPort is a port in ns where nothing listens.
+func deadPort(t *testing.T, ns *netnstest.NS) int {
+	t.Helper()
+	ln := listenInNS(t, ns, 0)
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	return port
+}
+
+// QA finding 1: mc_discover_lan stopped half a second into a 5 s window,
+// having heard only a world where nothing listens, answered ok:true with
+// that world and "call mc_join … immediately". A stopped discovery is an
+// error that says it was stopped, and it answers at once.
+func TestDiscoverToolStopped(t *testing.T) {
+	ns := netnstest.New(t)
+	dead := deadPort(t, ns)
+	for _, tc := range []struct {
+		name string
+		stop func(d *protocol.Dispatcher) []string
+		want string
+	}{
+		{"mc_stop", func(d *protocol.Dispatcher) []string {
+			resp := d.Call(context.Background(), protocol.Request{ID: json.RawMessage(`"s1"`), Tool: "mc_stop"})
+			var r struct{ Cancelled []string }
+			_ = json.Unmarshal(resp.Result, &r)
+			return r.Cancelled
+		}, "mc_discover_lan was stopped by mc_stop after "},
+		{"shutdown", func(d *protocol.Dispatcher) []string {
+			return d.Stop("", protocol.ErrShutdown)
+		}, "mc_discover_lan was cancelled after "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := protocol.NewCatalog()
+			d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
+			protocol.RegisterBuiltins(c, d)
+			RegisterTools(c, Options{Listen: nsConfig(ns)})
+			start := time.Now()
+			done := startCall(d, "d1", "mc_discover_lan", `{"timeout_ms":5000}`)
+			// The listener is up within milliseconds; the announcer's first
+			// datagram goes out at once, so the dead world is heard.
+			time.Sleep(100 * time.Millisecond)
+			startAnnouncer(t, ns, FormatAnnouncement("Nobody home", strconv.Itoa(dead)), "")
+			time.Sleep(400 * time.Millisecond)
+			if got := tc.stop(d); len(got) != 1 || got[0] != "d1" {
+				t.Errorf("cancelled %v, want [d1]", got)
+			}
+			resp := waitResponse(t, done, 3*time.Second)
+			if resp.OK || !strings.HasPrefix(resp.Error, tc.want) {
+				t.Errorf("response = ok:%v result:%s error:%q; want an error starting %q", resp.OK, resp.Result, resp.Error, tc.want)
+			}
+			if took := time.Since(start); took > 2500*time.Millisecond {
+				t.Errorf("answered after %v, not when stopped", took)
+			}
+		})
+	}
+}
+
+// A browse whose context ends returns then, not when its window would have
+// closed: mc_stop during mc_discover_lan answers at once.
+func TestBrowseMDNSReturnsWhenStopped(t *testing.T) {
+	ns := netnstest.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	err := BrowseMDNS(ctx, ListenConfig{Enter: ns.Do}, 5*time.Second, func(Sighting) {})
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Errorf("BrowseMDNS returned %v after it was cancelled at 200ms", took)
+	}
+	if err != nil {
+		t.Errorf("a cancelled browse is not a failure: %v", err)
+	}
+}

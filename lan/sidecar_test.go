@@ -108,12 +108,88 @@ func TestSidecarSeveralWorldsAndOldVersion(t *testing.T) {
 	if r.Found != 3 {
 		t.Fatalf("result = %s", raw)
 	}
-	if !strings.Contains(r.NextStep, "2 worlds are open on this computer: ask the player which one to join, naming each by its motd") {
+	if !strings.Contains(r.NextStep, "2 worlds are open on this computer: ask the player which one to join, naming each by its motd") ||
+		!strings.HasSuffix(r.NextStep, " 1 world runs a version the bot cannot join (compatible=false): leave it out.") ||
+		strings.Contains(r.NextStep, strconv.Itoa(old.port())) {
 		t.Errorf("next_step = %q", r.NextStep)
 	}
 	i := slices.IndexFunc(r.Worlds, func(w World) bool { return w.MOTD == "Old world" })
 	if i < 0 || r.Worlds[i].Compatible == nil || *r.Worlds[i].Compatible {
 		t.Errorf("the 1.20.4 world should be listed as not compatible: %s", raw)
+	}
+}
+
+// QA finding 2: one world on this computer answers, another announced
+// there refuses connections. The dead one is listed with its ping_error, but
+// the joinable one is the only choice: join it now.
+func TestSidecarDeadWorldIsNoChoice(t *testing.T) {
+	ns := netnstest.New(t)
+	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
+	dead := deadPort(t, ns)
+	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.port())), "")
+	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Yesterday", strconv.Itoa(dead)), "")
+	sc := startSidecarIn(t, ns)
+	r, raw := discoverVia(t, sc, map[string]any{"timeout_ms": 2500})
+	if r.Found != 2 || r.Reason != "" {
+		t.Fatalf("result = %s", raw)
+	}
+	i := slices.IndexFunc(r.Worlds, func(w World) bool { return w.Port == dead })
+	if i < 0 || !strings.HasPrefix(r.Worlds[i].PingError, "nothing answers at 127.0.0.1:"+strconv.Itoa(dead)+" (connection refused)") {
+		t.Errorf("the dead world should be listed with its ping_error: %s", raw)
+	}
+	want := `Exactly one world with is_local_machine=true can be joined: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": ` + strconv.Itoa(srv.port()) + `}). 1 world did not answer its status ping (see its ping_error): leave it out.`
+	if r.NextStep != want {
+		t.Errorf("next_step = %q\nwant        %q", r.NextStep, want)
+	}
+}
+
+// QA finding 1 through the real sidecar: mc_discover_lan (5 s window) and
+// mc_ping_server (a server that never answers) both running, mc_stop half a
+// second later. Both answer at once, as stopped, and the next discovery
+// runs normally.
+func TestSidecarStopDiscoveryAndPing(t *testing.T) {
+	ns := netnstest.New(t)
+	dead := deadPort(t, ns)
+	silent := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{silent: true})
+	sc := startSidecarIn(t, ns)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if r := sc.Call(ctx, "mc_wait", map[string]any{"ms": 0}); !r.OK { // the sidecar is up
+		t.Fatalf("mc_wait: %s", r.Raw)
+	}
+	start := time.Now()
+	sc.Send(`{"id":"disc","tool":"mc_discover_lan","args":{"timeout_ms":5000}}`)
+	sc.Send(`{"id":"ping","tool":"mc_ping_server","args":{"port":` + strconv.Itoa(silent.port()) + `}}`)
+	time.Sleep(100 * time.Millisecond)
+	startAnnouncer(t, ns, FormatAnnouncement("Nobody home", strconv.Itoa(dead)), "")
+	select {
+	case <-silent.handshakes:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the ping never reached the server")
+	}
+	t.Logf("ping reached the server after %v", time.Since(start))
+	time.Sleep(400 * time.Millisecond)
+	stop := sc.Call(ctx, "mc_stop", nil)
+	t.Logf("mc_stop answered after %v: %s", time.Since(start), stop.Raw)
+	var stopped struct {
+		Cancelled []string `json:"cancelled"`
+	}
+	if err := stop.Decode(&stopped); err != nil || len(stopped.Cancelled) != 2 {
+		t.Errorf("mc_stop = %s", stop.Raw)
+	}
+	for _, c := range []struct{ id, tool string }{{"disc", "mc_discover_lan"}, {"ping", "mc_ping_server"}} {
+		r := sc.WaitReply(ctx, c.id)
+		if r.OK || !strings.HasPrefix(r.Error, c.tool+" was stopped by mc_stop after ") {
+			t.Errorf("%s after mc_stop = %s", c.tool, r.Raw)
+		}
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("the stopped calls answered after %v", took)
+	}
+	// Not sticky: the next discovery hears the world and says it is dead.
+	r, raw := discoverVia(t, sc, map[string]any{"timeout_ms": 2000})
+	if r.Found != 1 || r.Worlds[0].PingError == "" || !strings.Contains(r.Reason, "did not answer its status ping") {
+		t.Errorf("discovery after the stop = %s", raw)
 	}
 }
 
@@ -123,7 +199,7 @@ func TestSidecarOnlyAnUnsupportedVersion(t *testing.T) {
 	startAnnouncer(t, ns, FormatAnnouncement("New", strconv.Itoa(old.port())), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{})
-	if r.Found != 1 || !strings.Contains(r.Reason, "the world runs Minecraft 1.21.11, which the bot cannot join") {
+	if r.Found != 1 || !strings.Contains(r.Reason, "the world on this computer runs Minecraft 1.21.11, which the bot cannot join") {
 		t.Errorf("result = %s", raw)
 	}
 	if !strings.Contains(r.NextStep, "Installations → New installation") {

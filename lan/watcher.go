@@ -211,6 +211,11 @@ func (w *Watcher) startPing(ctx context.Context, key string, x *watched) {
 			return // lost while pinging
 		}
 		x.pinging = false
+		if ctx.Err() != nil {
+			// The watcher is stopping: a ping it cut short says nothing
+			// about the world, so it changes nothing and emits nothing.
+			return
+		}
 		before, _ := json.Marshal(x.world)
 		x.world.Version, x.world.Protocol = got.Version, got.Protocol
 		x.world.PlayersOnline, x.world.PlayersMax, x.world.Compatible = got.PlayersOnline, got.PlayersMax, got.Compatible

@@ -94,3 +94,38 @@ func TestWatcherSurvivesAListenerThatCannotStart(t *testing.T) {
 		t.Errorf("worlds without a listener: %+v", w.Worlds())
 	}
 }
+
+// A watcher stopped while it pings a world it just heard emits nothing for
+// it: the ping was cut short by the stop, not answered by the world, and an
+// mc_lan_world_found with a "was cancelled" ping_error would be news about
+// blockmate, not about the world.
+func TestWatcherStoppedMidPingEmitsNothing(t *testing.T) {
+	ns := netnstest.New(t)
+	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{silent: true})
+	startAnnouncer(t, ns, FormatAnnouncement("Slow world", strconv.Itoa(srv.port())), "")
+	bus := protocol.NewBus(nil)
+	events, cancelSub := bus.Subscribe(64)
+	defer cancelSub()
+	w := NewWatcher(WatchOptions{Listen: nsConfig(ns)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx, bus) }()
+	select {
+	case <-srv.handshakes: // the watcher heard the world and is pinging it
+	case <-time.After(10 * time.Second):
+		cancel()
+		<-done
+		t.Fatal("the watcher never pinged the announced world")
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("Run did not return after its context ended")
+	}
+	select {
+	case ev := <-events:
+		t.Errorf("event after a ping the stop cut short: %s %s", ev.Name, ev.Payload)
+	default:
+	}
+}
