@@ -152,6 +152,48 @@ func TestPlayEachVersion(t *testing.T) {
 				t.Errorf("mc_death = %s", got)
 			}
 
+			// Respawning: the respawn packet, then a position sync, gives
+			// mc_respawned (and player_loaded again on 1.21.4).
+			do(func(f *fakeServer) {
+				f.send(mcdata.ClientboundPlayRespawn, func(w *wire.Writer) {
+					f.spawnInfo(w)
+					w.Byte(0)
+				})
+				f.position(9, 0.5, 70, 0.5, 0)
+				f.expect(mcdata.ServerboundPlayTeleportConfirm)
+				if f.proto >= 769 {
+					f.expect(mcdata.ServerboundPlayPlayerLoaded)
+				}
+			})
+			if got := jsonOf(rec.wait(t, "mc_respawned")); got != `{"position":{"x":0.5,"y":70,"z":0.5}}` {
+				t.Errorf("mc_respawned = %s", got)
+			}
+
+			// Time and weather.
+			do(func(f *fakeServer) {
+				f.send(mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) {
+					w.Int64(24000*3 + 100)
+					w.Int64(6000)
+					if f.proto >= 768 {
+						w.Bool(true)
+					}
+				})
+				f.send(mcdata.ClientboundPlayGameStateChange, func(w *wire.Writer) {
+					w.Byte(1) // begin raining
+					w.Float32(0)
+				})
+				f.send(mcdata.ClientboundPlayGameStateChange, func(w *wire.Writer) {
+					w.Byte(3) // game mode: creative
+					w.Float32(1)
+				})
+				f.send(mcdata.ClientboundPlayKeepAlive, func(w *wire.Writer) { w.Int64(1) })
+				f.expect(mcdata.ServerboundPlayKeepAlive)
+			})
+			st := s.snapshot()
+			if st.timeOfDay != 6000 || st.worldAge != 72100 || !st.raining || st.gameMode != 1 || st.dead {
+				t.Errorf("time %d age %d raining %v mode %d dead %v", st.timeOfDay, st.worldAge, st.raining, st.gameMode, st.dead)
+			}
+
 			// Play → configuration → play is followed.
 			do(func(f *fakeServer) {
 				f.send(mcdata.ClientboundPlayStartConfiguration, nil)
