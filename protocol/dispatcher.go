@@ -387,6 +387,8 @@ func (d *Dispatcher) describeError(ctx context.Context, tool string, start time.
 			return fmt.Sprintf("%s was stopped by mc_stop after %v; nothing more of it will happen, and the next call starts clean", tool, took)
 		case errors.Is(cause, ErrShutdown):
 			return fmt.Sprintf("%s was cancelled after %v because blockmate is shutting down", tool, took)
+		case errors.Is(cause, context.DeadlineExceeded):
+			return fmt.Sprintf("%s ran out of time after %v and was cancelled; try again, or with a longer timeout if it takes one", tool, took)
 		}
 	}
 	msg := err.Error()
