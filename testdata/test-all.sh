@@ -32,6 +32,9 @@ go mod download
 step "npm test peers (testdata/peers)"
 (cd testdata/peers && npm ci --no-audit --no-fund --loglevel=error)
 
+step "go.mod is tidy"
+go mod tidy -diff
+
 step "go vet"
 go vet ./... ./testdata/bench
 
