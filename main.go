@@ -162,13 +162,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the sidecar shuts down in order.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if *watchLAN {
-		watchCtx, stopWatch := context.WithCancel(ctx)
-		watcherDone := make(chan struct{})
-		go func() {
-			defer close(watcherDone)
-			lan.NewWatcher(lan.WatchOptions{Listen: lan.ListenConfig{Log: log}}).Run(watchCtx, parts.bus)
-		}()
-		defer func() { stopWatch(); <-watcherDone }()
+		defer watchLANWorlds(ctx, log, parts.bus)()
 	}
 	log.Info("sidecar ready", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = protocol.Serve(ctx, parts.dispatcher, stdin, stdout, protocol.SidecarOptions{
@@ -180,6 +174,19 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	log.Info("sidecar finished")
 	return 0
+}
+
+// watchLANWorlds runs LAN discovery in the background, emitting
+// mc_lan_world_found / mc_lan_world_lost on bus, until the returned stop
+// func is called (it waits for the watcher to end).
+func watchLANWorlds(ctx context.Context, log *slog.Logger, bus *protocol.Bus) (stop func()) {
+	watchCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		lan.NewWatcher(lan.WatchOptions{Listen: lan.ListenConfig{Log: log}}).Run(watchCtx, bus)
+	}()
+	return func() { cancel(); <-done }
 }
 
 func runTools(args []string, stdout, stderr io.Writer) int {
@@ -268,13 +275,7 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	opts.Dispatcher = parts.dispatcher
 	// The worlds pane hears of LAN worlds from the watcher's events.
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	watcherDone := make(chan struct{})
-	go func() {
-		defer close(watcherDone)
-		lan.NewWatcher(lan.WatchOptions{Listen: lan.ListenConfig{Log: log}}).Run(watchCtx, parts.bus)
-	}()
-	defer func() { stopWatch(); <-watcherDone }()
+	defer watchLANWorlds(ctx, log, parts.bus)()
 	log.Info("console starting", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = ui.Run(ctx, opts, os.Stdin, stdout)
 	// Leave the world however the console ended (quit already left; this
