@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/blockmate/blockmate/protocol/sidecartest"
 	"io"
 	"net"
 	"os"
@@ -43,24 +44,8 @@ func InCI() bool {
 }
 
 // ModuleRoot returns the directory holding go.mod, found by walking up from
-// the test's working directory.
-func ModuleRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("peertest: working directory: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("peertest: no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
+// the test's working directory (one implementation, in sidecartest).
+func ModuleRoot(t testing.TB) string { return sidecartest.ModuleRoot(t) }
 
 // PeersDir returns testdata/peers, where the peer scripts live.
 func PeersDir(t testing.TB) string {
