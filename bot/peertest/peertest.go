@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
 	"io"
 	"net"
 	"os"
@@ -26,6 +25,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
 // InstallCommand is what a person runs to install the peers.
