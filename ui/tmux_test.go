@@ -238,9 +238,16 @@ func TestTmuxSmoke(t *testing.T) {
 	s.run("resize-window", "-t", "console", "-x", "52", "-y", "12")
 	s.waitFor("the overlay", "blockmate ● playing", "Task ")
 	s.saveScreen("overlay-streamer")
+	// Typing into the overlay's window by mistake does nothing: no pane
+	// there takes keys.
+	s.hotkeys(":")
+	s.keys("say oops")
+	s.press("Enter")
 	s.run("resize-window", "-t", "console", "-x", "120", "-y", "36")
 	s.hotkeys("ot")
-	s.waitFor("back to dark", "theme dark", "Tool calls")
+	if scr := s.waitFor("back to dark", "theme dark", "Tool calls"); strings.Contains(scr, "oops") {
+		t.Fatalf("keys typed in the overlay reached a hidden pane:\n%s", scr)
+	}
 
 	s.press("C-c")
 	s.waitExit()
