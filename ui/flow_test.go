@@ -23,6 +23,11 @@ func startFlow(t *testing.T, d *protocol.Dispatcher, opts Options) *teatest.Test
 		opts.Location = time.UTC
 	}
 	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(120, 36))
+	// A flow that fails half-way must not leave its program (status poll,
+	// spinner) running through the tests after it: quit it. Quit, not
+	// Kill, so the program ends without an error teatest would report
+	// after the test.
+	t.Cleanup(func() { _ = tm.Quit() })
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := StartPump(ctx, tm.GetProgram(), d)
 	t.Cleanup(func() { cancel(); stop() })
