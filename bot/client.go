@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +26,25 @@ type Client struct {
 	mu      sync.Mutex
 	sess    *session
 	joining bool
+	// cancelJoin cancels the join in progress (nil when none runs) and
+	// joinDone is closed when that join has returned.
+	cancelJoin context.CancelCauseFunc
+	joinDone   chan struct{}
+	// lastEnd is how the last session ended, for mc_status.
+	lastEnd *lastEnd
 }
+
+// lastEnd is a session's end as mc_status reports it.
+type lastEnd struct {
+	endReason
+	at         time.Time
+	host       string
+	port       int
+	leftOnPurp bool
+}
+
+// errJoinCancelled is the cause of a join cancelled by mc_leave.
+var errJoinCancelled = errors.New("the join was cancelled by mc_leave; call mc_join again to join a world")
 
 // NewClient returns a client that publishes events through emit (nil
 // drops them).
@@ -38,8 +58,22 @@ func NewClient(log *slog.Logger, emit func(name, subKey string, payload any), op
 	return &Client{log: log, emit: emit, opts: opts.withDefaults()}
 }
 
-// DefaultUsername is the bot's name when the caller gives none.
+// DefaultUsername is the bot's name when the caller gives none. The
+// sidecar and the console both use it.
 const DefaultUsername = "Blockmate"
+
+// usernameRule is the offline-mode name rule the game's clients enforce.
+var usernameRule = regexp.MustCompile(`^[A-Za-z0-9_]{3,16}$`)
+
+// ValidUsername reports whether name can be the bot's name in a world: 3
+// to 16 characters of A-Z, a-z, 0-9 and _ (the rule offline-mode names
+// follow). Its error is a sentence to show the player.
+func ValidUsername(name string) error {
+	if usernameRule.MatchString(name) {
+		return nil
+	}
+	return fmt.Errorf("%q is not a Minecraft name: use 3 to 16 characters, each a letter A-Z or a-z, a digit or _, e.g. %q", name, DefaultUsername)
+}
 
 // JoinResult is mc_join's result.
 type JoinResult struct {
@@ -68,24 +102,37 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	switch {
 	case c.joining:
 		c.mu.Unlock()
-		return JoinResult{}, errors.New("join_in_progress: another mc_join is still connecting; wait for its answer, or call mc_stop to cancel it, then try again")
+		return JoinResult{}, errors.New("join_in_progress: another mc_join is still connecting; wait for its answer, or call mc_leave to cancel it, then try again")
 	case c.sess != nil:
 		s := c.sess
 		c.mu.Unlock()
 		return JoinResult{}, fmt.Errorf("the bot is already in the world at %s as %s; call mc_leave first to join another world, or mc_status to see where it is", net.JoinHostPort(s.host, strconv.Itoa(s.port)), s.username)
 	}
 	c.joining = true
+	ctx, cancelJoin := context.WithCancelCause(ctx)
+	c.cancelJoin, c.joinDone = cancelJoin, make(chan struct{})
+	done := c.joinDone
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		c.joining = false
+		c.joining, c.cancelJoin, c.joinDone = false, nil, nil
 		c.mu.Unlock()
+		cancelJoin(nil)
+		close(done)
 	}()
+	// ctxErr is what a cancelled join answers: mc_leave's sentence, or
+	// the caller's own cancellation (mc_stop).
+	ctxErr := func() error {
+		if err := context.Cause(ctx); errors.Is(err, errJoinCancelled) {
+			return err
+		}
+		return ctx.Err()
+	}
 
 	status, err := lan.Ping(ctx, host, port)
 	if err != nil {
 		if ctx.Err() != nil {
-			return JoinResult{}, ctx.Err()
+			return JoinResult{}, ctxErr()
 		}
 		return JoinResult{}, err
 	}
@@ -103,7 +150,7 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	s, err := dial(joinCtx, c.log, host, port, username, int32(status.Protocol), name, c.emit, c.opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			return JoinResult{}, ctx.Err()
+			return JoinResult{}, ctxErr()
 		}
 		if joinCtx.Err() != nil {
 			return JoinResult{}, fmt.Errorf("the server at %s accepted the connection but the bot had not spawned after 60 seconds; the world may be frozen or overloaded: try mc_join again", net.JoinHostPort(host, strconv.Itoa(port)))
@@ -111,6 +158,12 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 		return JoinResult{}, err
 	}
 	c.mu.Lock()
+	if ctx.Err() != nil {
+		// mc_leave (or mc_stop) came between the spawn and here.
+		c.mu.Unlock()
+		s.leave()
+		return JoinResult{}, ctxErr()
+	}
 	c.sess = s
 	c.mu.Unlock()
 	go c.watch(s)
@@ -135,10 +188,14 @@ func contains(list []string, s string) bool {
 // watch turns the end of a session into mc_disconnected.
 func (c *Client) watch(s *session) {
 	<-s.done
+	s.mu.Lock()
+	onPurpose := s.leaving
+	s.mu.Unlock()
 	c.mu.Lock()
 	if c.sess == s {
 		c.sess = nil
 	}
+	c.lastEnd = &lastEnd{endReason: s.end, at: time.Now(), host: s.host, port: s.port, leftOnPurp: onPurpose}
 	c.mu.Unlock()
 	c.emit("mc_disconnected", "", struct {
 		Reason   string `json:"reason"`
@@ -160,13 +217,26 @@ func (c *Client) session() (*session, error) {
 	return c.sess, nil
 }
 
-// Leave disconnects. It reports false when the bot was in no world.
+// Leave disconnects, or cancels a join in progress. It reports false when
+// the bot was in no world and joining none.
 func (c *Client) Leave() bool {
+	left, _ := c.leave()
+	return left
+}
+
+// leave is Leave that also says whether it cancelled a join. A cancelled
+// join has returned (and left nothing behind) when leave returns.
+func (c *Client) leave() (left, cancelledJoin bool) {
 	c.mu.Lock()
-	s := c.sess
+	s, cancel, joinDone := c.sess, c.cancelJoin, c.joinDone
 	c.mu.Unlock()
+	if s == nil && cancel != nil {
+		cancel(errJoinCancelled)
+		<-joinDone
+		return true, true
+	}
 	if s == nil {
-		return false
+		return false, false
 	}
 	s.leave()
 	c.mu.Lock()
@@ -174,7 +244,7 @@ func (c *Client) Leave() bool {
 		c.sess = nil
 	}
 	c.mu.Unlock()
-	return true
+	return true, false
 }
 
 // Close leaves the world, if in one, before blockmate exits.
@@ -195,4 +265,42 @@ func (s *session) snapshot() state {
 	st.players = nil
 	st.chat = nil
 	return st
+}
+
+// splitHost accepts a host that carries its port ("127.0.0.1:25570",
+// "[::1]:25570") as well as a bare host or IPv6 address. port is the port
+// argument, 0 when absent. It returns the host without brackets and the
+// one port.
+func splitHost(host string, port int) (string, int, error) {
+	host = strings.TrimSpace(host)
+	h, p, hasPort := host, "", false
+	switch {
+	case strings.HasPrefix(host, "["):
+		if strings.HasSuffix(host, "]") {
+			h = host[1 : len(host)-1]
+			break
+		}
+		var err error
+		if h, p, err = net.SplitHostPort(host); err != nil {
+			return "", 0, fmt.Errorf("host %q is not an address: give a name or IP address, with an IPv6 address in brackets, e.g. [::1]:25565", host)
+		}
+		hasPort = true
+	case strings.Count(host, ":") == 1:
+		h, p, _ = strings.Cut(host, ":")
+		hasPort = true
+	}
+	if h == "" {
+		return "", 0, fmt.Errorf("host %q names no computer: give a name or IP address, e.g. 127.0.0.1", host)
+	}
+	if !hasPort {
+		return h, port, nil
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 || n > 65535 {
+		return "", 0, fmt.Errorf("the port in host %q is not a number from 1 to 65535: give the port Minecraft printed after Open to LAN", host)
+	}
+	if port != 0 && port != n {
+		return "", 0, fmt.Errorf("host %q says port %d but port says %d: give the port once, in port", host, n, port)
+	}
+	return h, n, nil
 }

@@ -136,7 +136,9 @@ func TestJoinFlyingSquid(t *testing.T) {
 					Connected bool
 					State     string
 				}
-				if err := sc.Call(ctx, "mc_status", nil).Decode(&st); err != nil || !st.Connected || st.State != "playing" {
+				// The bot was killed above and stays dead (state "dead")
+				// until mc_respawn; flying-squid may also respawn it itself.
+				if err := sc.Call(ctx, "mc_status", nil).Decode(&st); err != nil || !st.Connected || (st.State != "playing" && st.State != "dead") {
 					t.Fatalf("after %v in the world: mc_status = %+v, %v; events: %+v", stay-time.Until(deadline), st, err, sc.Events())
 				}
 			}

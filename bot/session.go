@@ -30,6 +30,9 @@ const keepAliveTimeout = 30 * time.Second
 // chatLog is how many chat lines mc_read_chat can return.
 const chatLog = 100
 
+// maxAir is a player's full air supply, in ticks.
+const maxAir = 300
+
 // ChatMessage is one line of chat the bot saw.
 type ChatMessage struct {
 	From string    `json:"from"` // "" for the server
@@ -78,6 +81,12 @@ type session struct {
 	mu sync.Mutex
 	st state
 
+	// cmdMu lets one command at a time wait for its reply, so a reply is
+	// never handed to another command sent at the same moment.
+	cmdMu sync.Mutex
+	// sayMu keeps the lines of one long message together in chat.
+	sayMu sync.Mutex
+
 	// leaving is set when the bot leaves on purpose, so the end reads as
 	// such and not as a lost connection.
 	leaving   bool
@@ -109,6 +118,7 @@ type state struct {
 	dead           bool
 	pendingRespawn bool
 	heldSlot       int32
+	air            int32 // air supply in ticks, 0..300
 
 	players map[[16]byte]*PlayerInfo
 	chat    []ChatMessage
@@ -206,6 +216,7 @@ func dial(ctx context.Context, log *slog.Logger, host string, port int, username
 	s.st.phase = "connecting"
 	s.st.players = map[[16]byte]*PlayerInfo{}
 	s.st.heldSlot = 0
+	s.st.air = maxAir
 
 	// Cancelling ctx before the join finishes closes the socket, which ends
 	// whichever read or write is waiting.
@@ -619,6 +630,7 @@ func (s *session) handlePlay(p mcdata.Packet, r *wire.Reader) error {
 			s.applySpawnInfo(si)
 			wasDead := s.st.dead
 			s.st.dead = false
+			s.st.air = maxAir
 			s.st.pendingRespawn = wasDead || s.st.pendingRespawn
 			s.mu.Unlock()
 		}
@@ -754,6 +766,8 @@ func (s *session) handlePlay(p mcdata.Packet, r *wire.Reader) error {
 			}
 		}
 		s.mu.Unlock()
+	case mcdata.ClientboundPlayEntityMetadata:
+		s.readMetadata(r)
 	case mcdata.ClientboundPlayHeldItemSlot:
 		var slot int32
 		if s.v.heldSlotVarInt {
@@ -1148,6 +1162,10 @@ func (s *session) addChat(from, text, kind string, segs []chat.Segment) {
 	if kind == "own" {
 		kind = "system"
 	}
+	from, text = cleanChat(from), cleanChat(text)
+	for i := range segs {
+		segs[i].Text = cleanChat(segs[i].Text)
+	}
 	msg := ChatMessage{From: from, Text: text, At: time.Now(), Kind: kind, Segments: segs}
 	if kind == "system" {
 		msg.From = ""
@@ -1164,21 +1182,66 @@ func (s *session) addChat(from, text, kind string, segs []chat.Segment) {
 	if self {
 		return
 	}
+	// Untrusted marks, in the payload itself, text other players wrote,
+	// for a reader that sees the payload without the event catalog.
 	type said struct {
-		Username string         `json:"username"`
-		Message  string         `json:"message"`
-		Segments []chat.Segment `json:"segments,omitempty"`
+		Username  string         `json:"username"`
+		Message   string         `json:"message"`
+		Segments  []chat.Segment `json:"segments,omitempty"`
+		Untrusted bool           `json:"untrusted"`
 	}
 	switch kind {
 	case "chat":
-		s.events("mc_player_chat", "", said{from, text, segs})
+		s.events("mc_player_chat", "", said{from, text, segs, true})
 	case "whisper":
-		s.events("mc_whisper", "", said{from, text, segs})
+		s.events("mc_whisper", "", said{from, text, segs, true})
 	case "system":
 		s.events("mc_system_chat", "", struct {
-			Message  string         `json:"message"`
-			Segments []chat.Segment `json:"segments,omitempty"`
-		}{text, segs})
+			Message   string         `json:"message"`
+			Segments  []chat.Segment `json:"segments,omitempty"`
+			Untrusted bool           `json:"untrusted"`
+		}{text, segs, true})
+	}
+}
+
+// readMetadata keeps the bot's own air supply (index 1, a VarInt, in
+// 1.21.x). Entries come in index order, so it reads the leading ones whose
+// types it can skip and stops at the first it cannot.
+func (s *session) readMetadata(r *wire.Reader) {
+	defer r.Rest()
+	eid := r.VarInt()
+	s.mu.Lock()
+	self := eid == s.st.entityID
+	s.mu.Unlock()
+	if !self {
+		return
+	}
+	for r.Err() == nil {
+		index := r.Byte()
+		if index == 0xff || r.Err() != nil {
+			return
+		}
+		switch typ := r.VarInt(); typ {
+		case 0: // byte
+			_ = r.Byte()
+		case 1: // VarInt
+			v := r.VarInt()
+			if index == 1 && r.Err() == nil {
+				s.mu.Lock()
+				s.st.air = min(max(v, 0), maxAir)
+				s.mu.Unlock()
+				return
+			}
+		case 2: // VarLong
+			_ = r.Int64() // never before index 1 in practice; stop after it
+			return
+		case 3: // float
+			_ = r.Float32()
+		case 8: // boolean
+			_ = r.Bool()
+		default:
+			return
+		}
 	}
 }
 
@@ -1192,6 +1255,35 @@ func (s *session) setPhase(p string) {
 	s.mu.Lock()
 	s.st.phase = p
 	s.mu.Unlock()
+}
+
+// cleanChat removes from chat text what could act on a terminal or
+// reorder text for a reader: C0 and C1 control characters other than
+// newline and tab (ESC starts terminal sequences) and the bidirectional
+// overrides and isolates (U+202A-U+202E, U+2066-U+2069). Everything else
+// is kept as the server sent it.
+func cleanChat(s string) string {
+	if strings.IndexFunc(s, unsafeRune) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unsafeRune(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func unsafeRune(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || (r >= 0x7f && r < 0xa0):
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // ---- sending ----
