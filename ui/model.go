@@ -95,9 +95,7 @@ type (
 	statusTickMsg struct{}
 	statusMsg     struct {
 		Status bot.Status
-		// Dead is mc_status's "dead" field.
-		Dead bool
-		Err  string
+		Err    string
 	}
 	// configSavedMsg says how saving the settings went.
 	configSavedMsg struct{ Err error }
@@ -348,7 +346,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.statusCmd()
 	case statusMsg:
 		m.polling = false
-		m.status.set(msg.Status, msg.Dead, msg.Err)
+		m.status.set(msg.Status, msg.Err)
 		var refresh tea.Cmd
 		if msg.Err == "" {
 			refresh = m.setConnected(msg.Status.Connected)
@@ -596,16 +594,11 @@ func (m Model) statusCmd() tea.Cmd {
 		if !resp.OK {
 			return statusMsg{Err: resp.Error}
 		}
-		// Dead is read on its own so the console works with a bot.Status
-		// that has the field and with one that has not yet.
-		var st struct {
-			bot.Status
-			Dead bool `json:"dead"`
-		}
+		var st bot.Status
 		if err := json.Unmarshal(resp.Result, &st); err != nil {
 			return statusMsg{Err: "mc_status answered in a shape the console does not read: " + err.Error()}
 		}
-		return statusMsg{Status: st.Status, Dead: st.Dead}
+		return statusMsg{Status: st}
 	}
 }
 

@@ -116,7 +116,8 @@ func TestDeadIsShown(t *testing.T) {
 		msg  statusMsg
 	}{
 		{"health 0", statusMsg{Status: fixtureStatus(0)}},
-		{"dead field", statusMsg{Status: fixtureStatus(20), Dead: true}},
+		{"dead field", statusMsg{Status: func() bot.Status { st := fixtureStatus(20); st.Dead = true; return st }()}},
+		{"dead state", statusMsg{Status: func() bot.Status { st := fixtureStatus(20); st.State = "dead"; return st }()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
@@ -155,7 +156,7 @@ func TestStatusReadsTheDeadField(t *testing.T) {
 	m := newModel(t, d, themes.Dark, 100, 30)
 	msgs := runCmd(t, m.statusCmd())
 	st, ok := msgs[0].(statusMsg)
-	if !ok || !st.Dead || !st.Status.Connected {
+	if !ok || !st.Status.Dead || !st.Status.Connected {
 		t.Fatalf("mc_status said dead; the console read %+v", msgs[0])
 	}
 }
@@ -239,6 +240,11 @@ func TestDisconnectPutsFocusWhereTheHintSays(t *testing.T) {
 	m, cmd = updateCmd(m, keyType(tea.KeyEnter))
 	if msgs := runCmd(t, cmd); len(msgs) != 0 || m.input.Err() != joinNeedsAddress {
 		t.Fatalf("join without an address should be refused with a sentence; got %q and %v", m.input.Err(), msgs)
+	}
+	for _, line := range []string{`join host=127.0.0.1`, `{"tool":"mc_join","args":{}}`} {
+		if _, err := parseLine(d.Catalog(), line); err == nil || err.Error() != joinNeedsAddress {
+			t.Errorf("%s: %v", line, err)
+		}
 	}
 	if strings.Contains(m.input.Err(), "mc_discover_lan") {
 		t.Fatal("the sentence is the bot's, written for a program")
@@ -400,7 +406,7 @@ func TestAddressAndUsernameChecks(t *testing.T) {
 			t.Errorf("CheckAddress(%q) = %v", addr, err)
 		}
 	}
-	for name, ok := range map[string]bool{"Theo": true, "Blockmate": true, "a_b_123": true, "a b": false, "": false, "seventeen_chars_x": false, "Théo": false} {
+	for name, ok := range map[string]bool{"Theo": true, "Blockmate": true, "a_b_123": true, "ab": false, "a b": false, "": false, "seventeen_chars_x": false, "Théo": false} {
 		if err := CheckUsername(name); (err == nil) != ok {
 			t.Errorf("CheckUsername(%q) = %v", name, err)
 		}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/blockmate/blockmate/bot"
 )
 
 // Run opens the console on the terminal and blocks until the player quits
@@ -127,17 +129,9 @@ func saveThemeCmd(path, theme string) tea.Cmd {
 	return func() tea.Msg { return configSavedMsg{Err: SaveTheme(path, theme)} }
 }
 
-// usernameRule is the bot's own rule for the name it joins with (bot/,
-// mc_join): letters, digits and underscores, at most 16.
-var usernameRule = regexp.MustCompile(`^[A-Za-z0-9_]{1,16}$`)
-
-// CheckUsername says why name cannot be the bot's name, or nil.
-func CheckUsername(name string) error {
-	if !usernameRule.MatchString(name) {
-		return fmt.Errorf("%q is not a Minecraft name: use up to 16 letters, digits or underscores, e.g. %s", name, DefaultUsername)
-	}
-	return nil
-}
+// CheckUsername says why name cannot be the bot's name, or nil: the bot's
+// own rule (bot.ValidUsername), so what starts is what can join.
+func CheckUsername(name string) error { return bot.ValidUsername(name) }
 
 // CheckAddress reads a world's address, host:port, as --connect takes it,
 // and says in a sentence what is wrong with it. An empty host means this

@@ -84,6 +84,17 @@ line and the text stays for editing.`)
 	return b.String()
 }
 
+// hostHasPort reports whether a host argument is itself host:port, which
+// mc_join also takes.
+func hostHasPort(raw json.RawMessage) bool {
+	var host string
+	if json.Unmarshal(raw, &host) != nil {
+		return false
+	}
+	_, _, err := CheckAddress(host)
+	return err == nil
+}
+
 // joinNeedsAddress is the console's own sentence for a join typed without
 // a port: it speaks to the person at the keyboard, where the bot's error
 // speaks to a program.
@@ -120,7 +131,7 @@ func parseLine(c *protocol.Catalog, line string) (protocol.Request, error) {
 	}
 	if t.Name == "mc_join" {
 		if _, hasPort := t.Args.Lookup("port"); hasPort {
-			if _, given := req.Args["port"]; !given {
+			if _, given := req.Args["port"]; !given && !hostHasPort(req.Args["host"]) {
 				return protocol.Request{}, errors.New(joinNeedsAddress)
 			}
 		}

@@ -20,32 +20,30 @@ type statusPane struct {
 	width  int
 	height int
 	status bot.Status
-	// dead is mc_status's "dead" field as last read.
-	dead  bool
-	known bool
-	err   string
+	known  bool
+	err    string
 }
 
 func newStatusPane(s *themes.Styles) statusPane { return statusPane{styles: s} }
 
 func (p *statusPane) SetSize(w, h int) { p.width, p.height = w, h }
 
-func (p *statusPane) set(st bot.Status, dead bool, err string) {
+func (p *statusPane) set(st bot.Status, err string) {
 	if err != "" {
 		p.err = err
 		return
 	}
-	p.status, p.dead, p.known, p.err = st, dead, true, ""
+	p.status, p.known, p.err = st, true, ""
 }
 
 // respawnHint is what a dead bot's status says to do.
 const respawnHint = "type respawn to bring it back"
 
 // isDead reports whether the bot is in a world but dead: mc_status says
-// so, or (from a bot that does not say) its health is 0.
+// so (dead, or state "dead"), or its health is 0.
 func (p statusPane) isDead() bool {
 	st := p.status
-	return st.Connected && (p.dead || (st.Health != nil && *st.Health <= 0))
+	return st.Connected && (st.Dead || st.State == "dead" || (st.Health != nil && *st.Health <= 0))
 }
 
 func (p statusPane) low() bool {
