@@ -458,3 +458,20 @@ func TestSidecarWatchLAN(t *testing.T) {
 		t.Fatalf("%s %v", ev.Payload, err)
 	}
 }
+
+// TestSidecarWritesNothingToATerminal runs the sidecar with stdout on a
+// pseudo-terminal (util-linux `script`): Bubble Tea's init would query the
+// terminal there, and stdout must carry nothing but protocol.
+func TestSidecarWritesNothingToATerminal(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Fatal("this test needs util-linux's script (apt-get install bsdutils)")
+	}
+	bin := sidecartest.Build(t)
+	out, err := exec.Command("script", "-qc", bin+" sidecar </dev/null 2>/dev/null", "/dev/null").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 0 {
+		t.Fatalf("the sidecar wrote %q to its terminal", out)
+	}
+}
