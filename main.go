@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -120,16 +121,22 @@ func wire(log *slog.Logger) *runtimeParts {
 	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, close: mc.Close}
 }
 
-func parse(fs *flag.FlagSet, args []string, c *common, stdout io.Writer) (done bool, code int) {
-	fs.SetOutput(stdout)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, 0
-		}
+// parse parses flags. Asked-for output (help, version) goes to out; a flag
+// error and the usage after it go to errOut.
+func parse(fs *flag.FlagSet, args []string, c *common, out, errOut io.Writer) (done bool, code int) {
+	var said bytes.Buffer
+	fs.SetOutput(&said)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		out.Write(said.Bytes())
+		return true, 0
+	case err != nil:
+		errOut.Write(said.Bytes())
 		return true, 2
-	}
-	if c.version {
-		fmt.Fprintln(stdout, "blockmate", versionString())
+	case c.version:
+		fmt.Fprintln(out, "blockmate", versionString())
 		return true, 0
 	}
 	return false, 0
@@ -147,7 +154,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	// Help goes to stderr here: stdout is the protocol's even for --help.
-	if done, code := parse(fs, args, &c, stderr); done {
+	if done, code := parse(fs, args, &c, stderr, stderr); done {
 		return code
 	}
 	log, closeLog, err := c.logger(stderr)
@@ -195,7 +202,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("blockmate tools", flag.ContinueOnError)
 	var c common
 	c.register(fs)
-	if done, code := parse(fs, args, &c, stderr); done {
+	if done, code := parse(fs, args, &c, stdout, stderr); done {
 		return code
 	}
 	parts := wire(slog.New(slog.DiscardHandler))
@@ -227,7 +234,7 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	overlay := fs.Bool("overlay", false, "start in the compact layout for a small terminal captured by streaming software (o switches)")
 	connect := fs.String("connect", "", "join the world at host:port at start, e.g. 127.0.0.1:51234 (the port Minecraft prints after Open to LAN)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nFlags:\n"); fs.PrintDefaults() }
-	if done, code := parse(fs, args, &c, stdout); done {
+	if done, code := parse(fs, args, &c, stdout, stderr); done {
 		return code
 	}
 	cfg, err := ui.LoadConfig(*configPath)

@@ -475,3 +475,12 @@ func TestSidecarWritesNothingToATerminal(t *testing.T) {
 		t.Fatalf("the sidecar wrote %q to its terminal", out)
 	}
 }
+
+func TestFlagErrorsGoToStderr(t *testing.T) {
+	for _, args := range [][]string{{"--bogus"}, {"sidecar", "--bogus"}, {"tools", "--bogus"}} {
+		var out, errOut bytes.Buffer
+		if code := run(args, nil, &out, &errOut); code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), "flag provided but not defined: -bogus") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
+}
