@@ -100,7 +100,7 @@ func (lr *LineReader) Next() ([]byte, error) {
 			if len(lr.buf) > 0 {
 				lr.lines++
 				if len(lr.buf) > lr.max {
-					return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(lr.buf)), Limit: lr.max, Head: lr.buf[:headSize]}
+					return nil, &LineTooLongError{Line: lr.lines, Bytes: int64(len(lr.buf)), Limit: lr.max, Head: lr.buf[:min(len(lr.buf), headSize)]}
 				}
 				return lr.buf, ErrPartialLine
 			}
