@@ -10,7 +10,7 @@
 #   FUZZTIME=60s bash testdata/test-all.sh   # longer fuzzing
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FUZZTIME=${FUZZTIME:-8s}
+FUZZTIME=${FUZZTIME:-15s}
 
 step() { printf '\n==> %s\n' "$*"; }
 
