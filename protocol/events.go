@@ -71,6 +71,7 @@ type subscriber struct {
 	ch      chan Event
 	dropped atomic.Int64 // all drops, for the log
 	unsaid  int64        // drops not yet announced; guarded by Bus.mu
+	retry   *time.Timer  // announces the drops if no event comes; guarded by Bus.mu
 }
 
 // NewBus returns a bus whose debounce windows come from the event catalog.
@@ -224,8 +225,44 @@ func (b *Bus) publish(ev Event) {
 
 func (b *Bus) drop(s *subscriber, ev Event) {
 	s.unsaid++
+	if s.retry == nil {
+		// If the burst is followed by silence, no later publish would
+		// announce the loss: try again shortly on our own.
+		s.retry = time.AfterFunc(dropRetry, func() { b.announceDrops(s) })
+	}
 	if n := s.dropped.Add(1); n == 1 || n%1000 == 0 {
 		b.log.Warn("event subscriber is behind; dropping events", "event", ev.Name, "dropped", n)
+	}
+}
+
+// dropRetry is how often a subscriber that lost events is offered the
+// notice while it has no room for it.
+const dropRetry = 50 * time.Millisecond
+
+// announceDrops delivers the pending mc_events_dropped notice once the
+// subscriber has room, unless it has unsubscribed.
+func (b *Bus) announceDrops(s *subscriber) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s.retry = nil
+	if s.unsaid == 0 {
+		return
+	}
+	subscribed := false
+	for _, sub := range b.subs {
+		if sub == s {
+			subscribed = true
+			break
+		}
+	}
+	if !subscribed {
+		return
+	}
+	select {
+	case s.ch <- droppedEvent(s.unsaid, b.now()):
+		s.unsaid = 0
+	default:
+		s.retry = time.AfterFunc(dropRetry, func() { b.announceDrops(s) })
 	}
 }
 

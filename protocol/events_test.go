@@ -222,3 +222,20 @@ func TestDroppedEventsAreAnnounced(t *testing.T) {
 		t.Fatalf("got %s", ev.Payload)
 	}
 }
+
+// A burst followed by silence still gets its loss announced.
+func TestDropsAreAnnouncedWithoutALaterEvent(t *testing.T) {
+	b := testBus(0)
+	ch, cancel := b.Subscribe(4)
+	defer cancel()
+	for i := 0; i < 10; i++ {
+		b.Emit("chat", "", i)
+	}
+	for i := 0; i < 4; i++ {
+		<-ch
+	}
+	ev := next(t, ch)
+	if ev.Name != "mc_events_dropped" || !strings.HasPrefix(string(ev.Payload), `{"count":6,`) {
+		t.Fatalf("got %s %s", ev.Name, ev.Payload)
+	}
+}
