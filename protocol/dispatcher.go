@@ -29,6 +29,10 @@ type Request struct {
 func (r Request) IDString() string { return idString(r.ID) }
 
 func idString(id json.RawMessage) string {
+	// Most ids are plain strings: skip the decoder for them.
+	if n := len(id); n >= 2 && id[0] == '"' && id[n-1] == '"' && bytes.IndexByte(id, '\\') < 0 {
+		return string(id[1 : n-1])
+	}
 	var s string
 	if json.Unmarshal(id, &s) == nil {
 		return s
@@ -190,6 +194,10 @@ func (d *Dispatcher) notify(ev CallEvent) {
 		return
 	}
 	d.mu.Lock()
+	if len(d.observers) == 0 {
+		d.mu.Unlock()
+		return
+	}
 	obs := make([]func(CallEvent), 0, len(d.observers))
 	for _, fn := range d.observers {
 		obs = append(obs, fn)
@@ -255,6 +263,16 @@ type callInfo struct {
 	tool string
 }
 
+// CallID returns the id of the dispatched call ctx belongs to (as
+// RunningCall.ID shows it), and false outside a dispatched call.
+func CallID(ctx context.Context) (string, bool) {
+	info, ok := ctx.Value(callKey{}).(*callInfo)
+	if !ok {
+		return "", false
+	}
+	return info.id, true
+}
+
 // StartBackground registers work that outlives the call that starts it (a
 // follow, a guard) so that mc_status lists it and mc_stop cancels it. It
 // returns the context the work must honour and a done func to call when the
@@ -298,6 +316,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	origin := originOf(ctx)
 	resp := Response{ID: req.ID}
 	key := string(req.ID)
+	idText := req.IDString()
 	refuse := func(msg string) func() Response {
 		resp.Error = msg
 		return func() Response {
@@ -324,7 +343,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: req.IDString(), Tool: tool.Name, Started: start}, cancel: cancel, seq: seq}
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: idText, Tool: tool.Name, Started: start}, cancel: cancel, seq: seq}
 	d.mu.Unlock()
 
 	return func() Response {
@@ -335,7 +354,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 			d.mu.Unlock()
 		}()
 		d.notify(CallEvent{Phase: Started, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start})
-		runCtx := context.WithValue(callCtx, callKey{}, &callInfo{d: d, seq: seq, key: key, id: req.IDString(), tool: tool.Name})
+		runCtx := context.WithValue(callCtx, callKey{}, &callInfo{d: d, seq: seq, key: key, id: idText, tool: tool.Name})
 		result, err := d.run(runCtx, tool, args)
 		if err == nil && runCtx.Err() != nil && errors.Is(context.Cause(runCtx), ErrShutdown) {
 			err = context.Cause(runCtx)
@@ -351,7 +370,9 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 				resp.OK, resp.Result = true, raw
 			}
 		}
-		d.log.Debug("call", "id", req.IDString(), "tool", tool.Name, "origin", origin, "ok", resp.OK, "took", time.Since(start))
+		if d.log.Enabled(ctx, slog.LevelDebug) {
+			d.log.Debug("call", "id", idText, "tool", tool.Name, "origin", origin, "ok", resp.OK, "took", time.Since(start))
+		}
 		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start, Duration: time.Since(start), Response: resp})
 		return resp
 	}

@@ -277,3 +277,11 @@ func TestStopSparesCallsAdmittedAfterIt(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+func TestIDString(t *testing.T) {
+	for raw, want := range map[string]string{`"c1"`: "c1", `"a\"b"`: `a"b`, `"\u00e9"`: "é", `42`: "42", `-1.5`: "-1.5"} {
+		if got := idString(json.RawMessage(raw)); got != want {
+			t.Errorf("%s: got %q, want %q", raw, got, want)
+		}
+	}
+}
