@@ -14,6 +14,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/lan"
+	"github.com/blockmate/blockmate/protocol"
 )
 
 // Client is the bot: at most one session (one world) at a time, and the
@@ -32,6 +33,15 @@ type Client struct {
 	joinDone   chan struct{}
 	// lastEnd is how the last session ended, for mc_status.
 	lastEnd *lastEnd
+	// leaveFirst holds the mc_join calls an mc_leave saw admitted (in the
+	// dispatcher's running table) before their handlers had started: each
+	// answers errJoinCancelled when it starts, so a leave sent after a
+	// join always wins. joinEnded is when each mc_join call's handler
+	// returned (by call id), so a leave does not mistake a finished join
+	// that is still in the running table for one yet to start.
+	leaveFirst   map[string]time.Time
+	joinEnded    map[string]time.Time
+	startedJoins map[string]bool
 }
 
 // lastEnd is a session's end as mc_status reports it.
@@ -220,15 +230,82 @@ func (c *Client) session() (*session, error) {
 // Leave disconnects, or cancels a join in progress. It reports false when
 // the bot was in no world and joining none.
 func (c *Client) Leave() bool {
-	left, _ := c.leave()
+	left, _ := c.leave(nil)
 	return left
 }
 
+// startJoinCall claims an mc_join call's start: it reports false when an
+// mc_leave sent after the call was admitted has already cancelled it.
+func (c *Client) startJoinCall(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.joinEnded, id)
+	if c.startedJoins == nil {
+		c.startedJoins = map[string]bool{}
+	}
+	c.startedJoins[id] = true
+	if _, cancelled := c.leaveFirst[id]; cancelled {
+		delete(c.leaveFirst, id)
+		return false
+	}
+	return true
+}
+
+// endJoinCall records that an mc_join call's handler has returned.
+func (c *Client) endJoinCall(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.startedJoins, id)
+	if c.joinEnded == nil {
+		c.joinEnded = map[string]time.Time{}
+	}
+	c.joinEnded[id] = time.Now()
+	if len(c.joinEnded) > 64 {
+		// Old ends matter only while their calls are still listed as
+		// running, a moment after they return.
+		for k, at := range c.joinEnded {
+			if time.Since(at) > time.Minute {
+				delete(c.joinEnded, k)
+			}
+		}
+	}
+}
+
 // leave is Leave that also says whether it cancelled a join. A cancelled
-// join has returned (and left nothing behind) when leave returns.
-func (c *Client) leave() (left, cancelledJoin bool) {
+// join has returned (and left nothing behind) when leave returns. running
+// is the dispatcher's running table, read before leave takes the client's
+// lock: an mc_join listed there whose handler has not started yet is
+// cancelled too (it answers errJoinCancelled when it starts).
+func (c *Client) leave(running []protocol.RunningCall) (left, cancelledJoin bool) {
 	c.mu.Lock()
 	s, cancel, joinDone := c.sess, c.cancelJoin, c.joinDone
+	pending := false
+	admitted := map[string]bool{}
+	for _, r := range running {
+		if r.Tool != "mc_join" {
+			continue
+		}
+		admitted[r.ID] = true
+		if c.startedJoins[r.ID] {
+			continue // its handler runs: cancelled through cancelJoin below
+		}
+		if ended, ok := c.joinEnded[r.ID]; ok && !r.Started.After(ended) {
+			continue // its handler has already returned
+		}
+		if c.leaveFirst == nil {
+			c.leaveFirst = map[string]time.Time{}
+		}
+		c.leaveFirst[r.ID] = r.Started
+		pending = true
+	}
+	if running != nil {
+		// Forget marks for calls no longer admitted.
+		for id := range c.leaveFirst {
+			if !admitted[id] {
+				delete(c.leaveFirst, id)
+			}
+		}
+	}
 	c.mu.Unlock()
 	if s == nil && cancel != nil {
 		cancel(errJoinCancelled)
@@ -236,7 +313,7 @@ func (c *Client) leave() (left, cancelledJoin bool) {
 		return true, true
 	}
 	if s == nil {
-		return false, false
+		return pending, pending
 	}
 	s.leave()
 	c.mu.Lock()
@@ -244,7 +321,7 @@ func (c *Client) leave() (left, cancelledJoin bool) {
 		c.sess = nil
 	}
 	c.mu.Unlock()
-	return true, false
+	return true, pending
 }
 
 // Close leaves the world, if in one, before blockmate exits.

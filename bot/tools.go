@@ -130,6 +130,13 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 		},
 		Effect: protocol.Write,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
+			if id, ok := protocol.CallID(ctx); ok {
+				defer b.endJoinCall(id)
+				if !b.startJoinCall(id) {
+					// An mc_leave sent after this call came first.
+					return nil, errJoinCancelled
+				}
+			}
 			port := 0
 			if a.Has("port") {
 				port = a.Int("port")
@@ -159,7 +166,7 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 				Reason string `json:"reason,omitempty"`
 				Note   string `json:"note,omitempty"`
 			}
-			left, cancelled := b.leave()
+			left, cancelled := b.leave(host.Running())
 			switch {
 			case !left:
 				return result{Left: false, Reason: "the bot was not in a world"}, nil

@@ -448,3 +448,80 @@ func TestUsernames(t *testing.T) {
 		t.Errorf("mc_join as ab: %+v", r)
 	}
 }
+
+// TestLeaveRightBehindJoin: an mc_leave sent right behind an mc_join wins
+// even when it runs before the join's handler has started: the leave
+// answers left=true with its note, the join answers that it was cancelled
+// without connecting, and the bot ends in no world.
+func TestLeaveRightBehindJoin(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	c := NewClient(testLog(), nil, Options{})
+	cat := protocol.NewCatalog()
+	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
+	c.register(cat, d)
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	req := func(id, tool, args string) protocol.Request {
+		var raw map[string]json.RawMessage
+		if args != "" {
+			if err := json.Unmarshal([]byte(args), &raw); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return protocol.Request{ID: json.RawMessage(`"` + id + `"`), Tool: tool, Args: raw}
+	}
+	join := d.Start(context.Background(), req("j", "mc_join", `{"port":`+port+`}`))
+	leave := d.Start(context.Background(), req("lv", "mc_leave", ""))
+	lv := leave()
+	if string(lv.Result) != `{"left":true,"note":"the bot was still joining; the join was cancelled, so it is in no world"}` {
+		t.Errorf("mc_leave right behind mc_join: %+v %s", lv, lv.Result)
+	}
+	if j := join(); j.OK || j.Error != errJoinCancelled.Error() {
+		t.Errorf("the join sent before the leave answered %+v %s", j, j.Result)
+	}
+	if _, err := c.session(); err == nil {
+		t.Error("the bot is in a world after mc_leave")
+	}
+	if n := conns.Load(); n != 0 {
+		t.Errorf("the cancelled join connected %d times", n)
+	}
+	// The mark is used up: the next join with the same id runs (and
+	// fails on the closed connection, not on the leave).
+	if j := d.Call(context.Background(), req("j", "mc_join", `{"port":`+port+`}`)); j.Error == errJoinCancelled.Error() {
+		t.Errorf("a later join was cancelled by the old leave: %+v", j)
+	}
+}
+
+// TestLeaveIgnoresFinishedJoin: a join whose handler has returned but
+// that the running table still lists is not cancelled again; a new call
+// with the same id, admitted after, is.
+func TestLeaveIgnoresFinishedJoin(t *testing.T) {
+	c := NewClient(testLog(), nil, Options{})
+	before := time.Now()
+	c.startJoinCall("j")
+	c.endJoinCall("j")
+	if left, _ := c.leave([]protocol.RunningCall{{ID: "j", Tool: "mc_join", Started: before}}); left {
+		t.Error("mc_leave took a finished join for one yet to start")
+	}
+	time.Sleep(time.Millisecond)
+	if left, cancelled := c.leave([]protocol.RunningCall{{ID: "j", Tool: "mc_join", Started: time.Now()}}); !left || !cancelled {
+		t.Error("mc_leave missed a join admitted after the last one with its id ended")
+	}
+	if c.startJoinCall("j") {
+		t.Error("the marked join started")
+	}
+}
