@@ -121,8 +121,12 @@ type state struct {
 	air            int32 // air supply in ticks, 0..300
 
 	players map[[16]byte]*PlayerInfo
-	chat    []ChatMessage
-	chatSeq int // lines ever added, so a reader can find what is new
+	// loginAt is when the play login arrived; rosterSeen is set by the
+	// first player-list add after it (see readPlayerInfo).
+	loginAt    time.Time
+	rosterSeen bool
+	chat       []ChatMessage
+	chatSeq    int // lines ever added, so a reader can find what is new
 
 	lowHealthFired bool
 	lowFoodFired   bool
@@ -620,6 +624,9 @@ func (s *session) handlePlay(p mcdata.Packet, r *wire.Reader) error {
 			s.mu.Lock()
 			s.st.entityID = eid
 			s.applySpawnInfo(si)
+			if s.st.loginAt.IsZero() {
+				s.st.loginAt = time.Now()
+			}
 			s.mu.Unlock()
 		}
 	case mcdata.ClientboundPlayRespawn:
@@ -948,15 +955,29 @@ func (s *session) updateHealth(health float32, food int32, sat float32) {
 	}
 }
 
+// rosterWindow is how long after the play login the first player-list
+// add counts as the roster of players already in the world.
+const rosterWindow = 5 * time.Second
+
 func (s *session) readPlayerInfo(r *wire.Reader) {
 	actions := r.Byte()
 	n := r.Count(16)
 	var joined []string
 	s.mu.Lock()
+	// Vanilla sends everyone already in the world in one add right after
+	// the login's position sync: that roster is recorded, not announced as
+	// mc_player_joined. The trade-off: flying-squid never sends a newcomer
+	// the roster, so there a real join within the first seconds after the
+	// bot's login is taken for the roster and not announced.
+	roster := false
+	if actions&0x01 != 0 && !s.st.rosterSeen {
+		s.st.rosterSeen = true
+		roster = !s.st.loginAt.IsZero() && time.Since(s.st.loginAt) <= rosterWindow
+	}
 	defer func() {
 		spawned := s.spawnedLocked()
 		s.mu.Unlock()
-		if spawned {
+		if spawned && !roster {
 			for _, name := range joined {
 				s.events("mc_player_joined", name, struct {
 					Username string `json:"username"`

@@ -54,9 +54,11 @@ func TestPlayEachVersion(t *testing.T) {
 			})
 			waitFor(t, func() bool { return s.snapshot().pos == Vec3{11.5, 64, -2.25} }, "relative position")
 
-			// A player joins the list; vanilla chat, a whisper and a system line.
+			// The roster at login is recorded, not announced; then a player
+			// joins the list; vanilla chat, a whisper and a system line.
 			alex := [16]byte{9}
 			do(func(f *fakeServer) {
+				listPlayers(f, "Theo", "Steve")
 				f.send(mcdata.ClientboundPlayPlayerInfo, func(w *wire.Writer) {
 					w.Byte(0x01 | 0x04 | 0x08 | 0x10)
 					w.VarInt(1)
@@ -94,7 +96,13 @@ func TestPlayEachVersion(t *testing.T) {
 			})
 			joined := rec.wait(t, "mc_player_joined")
 			if !strings.Contains(jsonOf(joined), `"username":"alex"`) {
-				t.Errorf("mc_player_joined = %s", jsonOf(joined))
+				t.Errorf("mc_player_joined = %s (the roster at login must not be announced)", jsonOf(joined))
+			}
+			if _, ok := s.onlinePlayer("steve"); !ok {
+				t.Error("the roster at login was not recorded")
+			}
+			if n := rec.count("mc_player_joined"); n != 1 {
+				t.Errorf("%d mc_player_joined events, want alex's alone", n)
 			}
 			if got := jsonOf(rec.wait(t, "mc_player_chat")); !strings.HasPrefix(got, `{"username":"alex","message":"follow me"`) {
 				t.Errorf("mc_player_chat = %s", got)

@@ -525,3 +525,21 @@ func TestLeaveIgnoresFinishedJoin(t *testing.T) {
 		t.Error("the marked join started")
 	}
 }
+
+// TestLateFirstPlayerListIsAJoin: a first player-list add that comes more
+// than rosterWindow after the login (flying-squid sends no roster) is a
+// join and is announced.
+func TestLateFirstPlayerListIsAJoin(t *testing.T) {
+	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
+		if cmd == "cole comes" {
+			listPlayers(f, "Cole")
+		}
+	})
+	w.c.sess.mu.Lock()
+	w.c.sess.st.loginAt = time.Now().Add(-2 * rosterWindow)
+	w.c.sess.mu.Unlock()
+	callN(t, w.d, "mc_command", `{"command":"cole comes"}`)
+	if got := jsonOf(w.rec.wait(t, "mc_player_joined")); !strings.Contains(got, `"username":"Cole"`) {
+		t.Errorf("mc_player_joined = %s", got)
+	}
+}
