@@ -168,10 +168,12 @@ func (f *fakeServer) configure() {
 	f.expect(mcdata.ServerboundConfigSelectKnownPacks)
 	f.send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
 		w.String("minecraft:chat_type")
-		w.VarInt(2)
+		w.VarInt(3)
 		w.String("minecraft:chat")
 		w.Bool(false)
 		w.String("minecraft:msg_command_incoming")
+		w.Bool(false)
+		w.String("minecraft:msg_command_outgoing")
 		w.Bool(false)
 	})
 	f.send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {

@@ -42,6 +42,9 @@ type ChatMessage struct {
 	Kind string `json:"kind"`
 	// Segments are the styled runs of the whole line, for the console.
 	Segments []chat.Segment `json:"-"`
+	// whisperSent marks the server's confirmation of the bot's own
+	// whisper (vanilla's commands.message.display.outgoing).
+	whisperSent bool
 }
 
 // PlayerInfo is one entry of the player list.
@@ -1126,8 +1129,13 @@ func (s *session) onTypedChat(sender, text string, ct chatType, target any) {
 	switch ct.key {
 	case "commands.message.display.incoming":
 		kind = "whisper"
-	case "commands.message.display.outgoing", "chat.type.team.sent":
+	case "commands.message.display.outgoing":
+		kind = "whisper-sent"
+	case "chat.type.team.sent":
 		kind = "own"
+	}
+	if ct.name == "minecraft:msg_command_outgoing" {
+		kind = "whisper-sent"
 	}
 	var args []any
 	for _, p := range ct.params {
@@ -1168,6 +1176,13 @@ func (s *session) onSystemChat(content any) {
 	}
 	text := chat.Plain(content)
 	segs := chat.Segments(content)
+	if m, ok := content.(map[string]any); ok {
+		if key, _ := m["translate"].(string); key == "commands.message.display.outgoing" {
+			// The server's confirmation of the bot's own /msg.
+			s.addChat("", text, "whisper-sent", segs)
+			return
+		}
+	}
 	if m := chatLine.FindStringSubmatch(text); m != nil {
 		s.addChat(m[1], m[2], "chat", segs)
 		return
@@ -1180,14 +1195,15 @@ func (s *session) onSystemChat(content any) {
 }
 
 func (s *session) addChat(from, text, kind string, segs []chat.Segment) {
-	if kind == "own" {
+	whisperSent := kind == "whisper-sent"
+	if kind == "own" || whisperSent {
 		kind = "system"
 	}
 	from, text = cleanChat(from), cleanChat(text)
 	for i := range segs {
 		segs[i].Text = cleanChat(segs[i].Text)
 	}
-	msg := ChatMessage{From: from, Text: text, At: time.Now(), Kind: kind, Segments: segs}
+	msg := ChatMessage{From: from, Text: text, At: time.Now(), Kind: kind, Segments: segs, whisperSent: whisperSent}
 	if kind == "system" {
 		msg.From = ""
 	}

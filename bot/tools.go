@@ -297,7 +297,7 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 	c.Add(protocol.Tool{
 		Name: "mc_whisper",
 		Description: "Whispers a private message to one player online (the game's /msg; mc_list_players shows who is). Longer than 256 characters, it is sent as several whispers. " +
-			"Answers whispered=false with a reason when the server refuses the command (no /msg, no such player).",
+			"Answers whispered=true when the server confirms it (or, with a note, when the server says nothing), and whispered=false with the server's answer as reason when it answers anything else (no /msg, no such player).",
 		Args: protocol.Schema{
 			protocol.Str("username", "who to whisper to").Req().Len(1, 16),
 			protocol.Str("message", "what to whisper").Req().Len(1, 2048),
@@ -311,6 +311,8 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 			type result struct {
 				Whispered bool   `json:"whispered"`
 				Reason    string `json:"reason,omitempty"`
+				NextStep  string `json:"next_step,omitempty"`
+				Note      string `json:"note,omitempty"`
 			}
 			to := a.String("username")
 			if !validName.MatchString(to) {
@@ -326,6 +328,7 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 			}
 			s.cmdMu.Lock()
 			defer s.cmdMu.Unlock()
+			out := result{Whispered: true}
 			for i, p := range splitMessage(msg, 256) {
 				if i > 0 {
 					if err := sleep(ctx, 150*time.Millisecond); err != nil {
@@ -339,14 +342,29 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 				if i > 0 {
 					continue
 				}
-				// The first whisper's reply tells whether the server took it.
-				for _, line := range s.waitReplies(ctx, since, replyWait) {
-					if refusal.MatchString(line) {
-						return result{false, "the server refused the whisper: " + line}, nil
+				// The first whisper's reply tells whether the server took
+				// it: vanilla confirms with the outgoing-whisper line; any
+				// other answer is the server's reason for not taking it.
+				lines := s.waitReplyLines(ctx, since, replyWait, true)
+				confirmed := false
+				var other []string
+				for _, m := range lines {
+					if m.whisperSent {
+						confirmed = true
+					} else {
+						other = append(other, m.Text)
 					}
 				}
+				switch {
+				case confirmed:
+				case len(other) > 0:
+					return result{Whispered: false, Reason: strings.Join(other, "\n"),
+						NextStep: "reason is the server's answer to /msg; tell the player, or use mc_say to speak in public chat"}, nil
+				default:
+					out.Note = "the server did not confirm the whisper within a second; it was sent, but may not have reached " + name
+				}
 			}
-			return result{Whispered: true}, nil
+			return out, nil
 		},
 	})
 
@@ -623,8 +641,19 @@ var replyWait = replyTiming{first: time.Second, quiet: 200 * time.Millisecond, t
 // when none comes within t.first, else every line until t.quiet passes
 // without a new one (a multi-line reply such as help's).
 func (s *session) waitReplies(ctx context.Context, since int, t replyTiming) []string {
+	msgs := s.waitReplyLines(ctx, since, t, false)
+	lines := make([]string, len(msgs))
+	for i, m := range msgs {
+		lines[i] = m.Text
+	}
+	return lines
+}
+
+// waitReplyLines is waitReplies with the whole lines; with untilWhisper it
+// returns as soon as the server confirms the bot's whisper.
+func (s *session) waitReplyLines(ctx context.Context, since int, t replyTiming, untilWhisper bool) []ChatMessage {
 	start := time.Now()
-	var lines []string
+	var lines []ChatMessage
 	var last time.Time
 	seen := since
 	for {
@@ -633,16 +662,20 @@ func (s *session) waitReplies(ctx context.Context, since int, t replyTiming) []s
 		if n > len(s.st.chat) {
 			n = len(s.st.chat) // lines that scrolled out are gone
 		}
+		confirmed := false
 		for _, m := range s.st.chat[len(s.st.chat)-n:] {
 			if m.Kind == "system" && len(lines) < t.max {
-				lines = append(lines, m.Text)
+				lines = append(lines, m)
 				last = time.Now()
+				confirmed = confirmed || m.whisperSent
 			}
 		}
 		seen = s.st.chatSeq
 		s.mu.Unlock()
 		now := time.Now()
 		switch {
+		case untilWhisper && confirmed:
+			return lines
 		case len(lines) >= t.max, now.Sub(start) >= t.total:
 			return lines
 		case len(lines) == 0 && now.Sub(start) >= t.first:
@@ -655,10 +688,6 @@ func (s *session) waitReplies(ctx context.Context, since int, t replyTiming) []s
 		}
 	}
 }
-
-// refusal matches a server's answer that a command was not run: vanilla's
-// unknown command and missing player, flying-squid's "Command not found".
-var refusal = regexp.MustCompile(`(?i)unknown or incomplete command|unknown command|command not found|no player was found|player not found|you do not have permission|not online`)
 
 // onlinePlayer finds name in the player list, ignoring case, and returns
 // it as the list spells it.

@@ -178,30 +178,59 @@ func TestCommandReplies(t *testing.T) {
 }
 
 // TestWhisperChecks: a name not online is an error naming who is; the
-// name is matched without case; a refused /msg answers whispered=false.
+// name is matched without case; the server's confirmation (a system line
+// or the outgoing chat type) is whispered=true, even when its text says
+// "not online"; any other answer is whispered=false with that answer as
+// reason; silence is whispered=true with a note.
 func TestWhisperChecks(t *testing.T) {
-	w := newScriptedWorld(t, 768, func(f *fakeServer) { listPlayers(f, "Alex", "Bob") }, func(f *fakeServer, cmd string) {
-		if strings.HasPrefix(cmd, "msg Bob ") {
+	outgoing := func(f *fakeServer, to, text string) {
+		f.send(mcdata.ClientboundPlaySystemChat, func(w *wire.Writer) {
+			nbtTranslate(w, "commands.message.display.outgoing", to, text)
+			w.Bool(false)
+		})
+	}
+	w := newScriptedWorld(t, 768, func(f *fakeServer) { listPlayers(f, "Alex", "Bob", "Carl", "Dan", "Eve", "Fay") }, func(f *fakeServer, cmd string) {
+		switch {
+		case strings.HasPrefix(cmd, "msg Alex "):
+			outgoing(f, "Alex", "hi")
+		case strings.HasPrefix(cmd, "msg Bob "):
 			systemLine(f, "Command not found")
+		case strings.HasPrefix(cmd, "msg Carl "):
+			f.send(mcdata.ClientboundPlayProfilelessChat, func(w *wire.Writer) {
+				nbtString(w, "hi")
+				w.VarInt(3) // minecraft:msg_command_outgoing
+				nbtString(w, "Theo")
+				w.Bool(true)
+				nbtString(w, "Carl")
+			})
+		case strings.HasPrefix(cmd, "msg Dan "):
+			systemLine(f, "This test server runs no commands: /msg Theo alone")
+		case strings.HasPrefix(cmd, "msg Fay "):
+			outgoing(f, "Fay", "are you not online?")
 		}
 	})
-	waitFor(t, func() bool { _, ok := w.c.sess.onlinePlayer("bob"); return ok }, "player list")
+	waitFor(t, func() bool { _, ok := w.c.sess.onlinePlayer("fay"); return ok }, "player list")
 
 	res := callN(t, w.d, "mc_whisper", `{"username":"nobody","message":"hi"}`)
-	if res.OK || res.Error != "nobody is not online; players online: Alex, Bob, Theo (mc_list_players lists them)" {
+	if res.OK || res.Error != "nobody is not online; players online: Alex, Bob, Carl, Dan, Eve, Fay, Theo (mc_list_players lists them)" {
 		t.Errorf("whisper to nobody: %+v", res)
 	}
-	res = callN(t, w.d, "mc_whisper", `{"username":"alex","message":"hi"}`)
-	if !res.OK || string(res.Result) != `{"whispered":true}` {
-		t.Errorf("whisper to alex: %+v %s", res, res.Result)
-	}
-	res = callN(t, w.d, "mc_whisper", `{"username":"Bob","message":"hi"}`)
-	if !res.OK || string(res.Result) != `{"whispered":false,"reason":"the server refused the whisper: Command not found"}` {
-		t.Errorf("refused whisper: %+v %s", res, res.Result)
+	for _, c := range []struct{ to, want string }{
+		{"alex", `{"whispered":true}`},
+		{"Carl", `{"whispered":true}`},
+		{"Fay", `{"whispered":true}`},
+		{"Bob", `{"whispered":false,"reason":"Command not found","next_step":"reason is the server's answer to /msg; tell the player, or use mc_say to speak in public chat"}`},
+		{"Dan", `{"whispered":false,"reason":"This test server runs no commands: /msg Theo alone","next_step":"reason is the server's answer to /msg; tell the player, or use mc_say to speak in public chat"}`},
+		{"Eve", `{"whispered":true,"note":"the server did not confirm the whisper within a second; it was sent, but may not have reached Eve"}`},
+	} {
+		res = callN(t, w.d, "mc_whisper", `{"username":"`+c.to+`","message":"hi"}`)
+		if !res.OK || string(res.Result) != c.want {
+			t.Errorf("whisper to %s: %+v %s", c.to, res, res.Result)
+		}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.cmds) != 2 || w.cmds[0] != "msg Alex hi" {
+	if len(w.cmds) != 6 || w.cmds[0] != "msg Alex hi" {
 		t.Errorf("commands sent: %q", w.cmds)
 	}
 }
