@@ -398,7 +398,7 @@ func (s *session) handleLogin(p mcdata.Packet, r *wire.Reader) error {
 		return s.c.write(mcdata.ServerboundLoginCookieResponse, &w)
 	case mcdata.ClientboundLoginDisconnect:
 		reason := chat.Plain(chat.ParseJSON(r.String(262144)))
-		return &errEnd{endReason{Reason: "the server refused the bot: " + reason, NextStep: nextStepForKick(reason), Kicked: true}}
+		return kickEnd("the server refused the bot", reason)
 	case mcdata.ClientboundLoginSuccess:
 		_ = r.UUID()
 		name := r.String(16)
@@ -484,7 +484,7 @@ func (s *session) handleConfig(p mcdata.Packet, r *wire.Reader) error {
 		return s.c.write(mcdata.ServerboundConfigCookieResponse, &w)
 	case mcdata.ClientboundConfigDisconnect:
 		reason := chat.Plain(r.NBT())
-		return &errEnd{endReason{Reason: "the server disconnected the bot: " + reason, NextStep: nextStepForKick(reason), Kicked: true}}
+		return kickEnd("the server disconnected the bot", reason)
 	case mcdata.ClientboundConfigTransfer:
 		host := r.String(32767)
 		port := r.VarInt()
@@ -752,7 +752,7 @@ func (s *session) handlePlay(p mcdata.Packet, r *wire.Reader) error {
 		}
 	case mcdata.ClientboundPlayKickDisconnect:
 		reason := chat.Plain(r.NBT())
-		return &errEnd{endReason{Reason: "the server disconnected the bot: " + reason, NextStep: nextStepForKick(reason), Kicked: true}}
+		return kickEnd("the server disconnected the bot", reason)
 	case mcdata.ClientboundPlayStartConfiguration:
 		if err := s.c.write(mcdata.ServerboundPlayConfigurationAcknowledged, nil); err != nil {
 			return err
@@ -1348,6 +1348,15 @@ func (s *session) respawn() error {
 	var w wire.Writer
 	w.VarInt(0) // perform respawn
 	return s.c.write(mcdata.ServerboundPlayClientCommand, &w)
+}
+
+// kickEnd is the end of a session the server ended with reason: what
+// says what happened, e.g. "the server disconnected the bot".
+func kickEnd(what, reason string) *errEnd {
+	if strings.TrimSpace(reason) == "" {
+		return &errEnd{endReason{Reason: what + " without giving a reason", NextStep: nextStepForKick(""), Kicked: true}}
+	}
+	return &errEnd{endReason{Reason: what + ": " + reason, NextStep: nextStepForKick(reason), Kicked: true}}
 }
 
 // nextStepForKick suggests what to do after a server's own message.

@@ -572,3 +572,18 @@ func TestLateFirstPlayerListIsAJoin(t *testing.T) {
 		t.Errorf("mc_player_joined = %s", got)
 	}
 }
+
+// TestKickWithoutReason: a kick whose reason is empty (flying-squid's
+// "kick Cole") says so instead of ending on a colon.
+func TestKickWithoutReason(t *testing.T) {
+	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
+		if cmd == "kickme" {
+			f.send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { nbtString(w, "") })
+		}
+	})
+	callN(t, w.d, "mc_command", `{"command":"kickme"}`)
+	got := jsonOf(w.rec.wait(t, "mc_disconnected"))
+	if !strings.HasPrefix(got, `{"reason":"the server disconnected the bot without giving a reason","next_step":"call mc_join again`) {
+		t.Errorf("mc_disconnected after a kick without a reason: %s", got)
+	}
+}
