@@ -217,10 +217,18 @@ func (c *Client) watch(s *session) {
 // world.
 var errNotConnected = errors.New("the bot is not in a world; call mc_join with the port first (mc_discover_lan finds it, or ask the player for the port shown in their chat after Open to LAN)")
 
-// session returns the current session, or errNotConnected.
+// errStillJoining is what every in-world tool says while a join runs, so
+// that a caller waits rather than joins again.
+var errStillJoining = errors.New("the bot is still joining a world; wait for mc_join's answer (or call mc_leave to cancel it)")
+
+// session returns the current session, or errStillJoining or
+// errNotConnected.
 func (c *Client) session() (*session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.sess == nil && c.joining {
+		return nil, errStillJoining
+	}
 	if c.sess == nil {
 		return nil, errNotConnected
 	}

@@ -587,3 +587,21 @@ func TestKickWithoutReason(t *testing.T) {
 		t.Errorf("mc_disconnected after a kick without a reason: %s", got)
 	}
 }
+
+// TestToolsWhileJoining: while a join runs, in-world tools say to wait for
+// it, not to join.
+func TestToolsWhileJoining(t *testing.T) {
+	c := NewClient(testLog(), nil, Options{})
+	cat := protocol.NewCatalog()
+	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
+	c.register(cat, d)
+	if res := callN(t, d, "mc_get_position", ""); res.OK || !strings.Contains(res.Error, errNotConnected.Error()) {
+		t.Errorf("mc_get_position in no world: %+v", res)
+	}
+	c.mu.Lock()
+	c.joining = true
+	c.mu.Unlock()
+	if res := callN(t, d, "mc_get_position", ""); res.OK || !strings.Contains(res.Error, "the bot is still joining a world; wait for mc_join's answer (or call mc_leave to cancel it)") {
+		t.Errorf("mc_get_position while joining: %+v", res)
+	}
+}
