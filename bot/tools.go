@@ -567,8 +567,11 @@ func cleanMessage(s string) (string, error) {
 		return "", errors.New("the message is empty; give the words to send")
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '§' || (r >= 0x80 && r < 0xa0) {
-			return "", fmt.Errorf("the message contains a control character or § (%U), which the game refuses; send plain text on one line", r)
+		if r == '§' {
+			return "", errors.New("the message contains §, Minecraft's formatting sign, which the game refuses; send plain text without it")
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return "", fmt.Errorf("the message contains the control character %U, which the game refuses; send plain text on one line", r)
 		}
 	}
 	return s, nil

@@ -56,3 +56,22 @@ func TestToolsWithoutAWorld(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanMessageNamesTheCharacter: the refusal names what it found.
+func TestCleanMessageNamesTheCharacter(t *testing.T) {
+	for in, want := range map[string]string{
+		"red \x1b[31m":  "the message contains the control character U+001B, which the game refuses; send plain text on one line",
+		"line\nbreak":   "the message contains the control character U+000A, which the game refuses; send plain text on one line",
+		"§cred":         "the message contains §, Minecraft's formatting sign, which the game refuses; send plain text without it",
+		"fine, thanks!": "",
+	} {
+		_, err := cleanMessage(in)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("cleanMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
