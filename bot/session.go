@@ -959,8 +959,11 @@ func (s *session) updateHealth(health float32, food int32, sat float32) {
 }
 
 // rosterWindow is how long after the play login the first player-list
-// add counts as the roster of players already in the world.
-const rosterWindow = 5 * time.Second
+// add counts as the roster of players already in the world. Vanilla sends
+// the roster in the same burst as the login's position sync (milliseconds
+// later), so the window is short: a real join a second and a half after
+// the bot's own is announced even on servers that send no roster.
+const rosterWindow = 1500 * time.Millisecond
 
 func (s *session) readPlayerInfo(r *wire.Reader) {
 	actions := r.Byte()
@@ -970,8 +973,8 @@ func (s *session) readPlayerInfo(r *wire.Reader) {
 	// Vanilla sends everyone already in the world in one add right after
 	// the login's position sync: that roster is recorded, not announced as
 	// mc_player_joined. The trade-off: flying-squid never sends a newcomer
-	// the roster, so there a real join within the first seconds after the
-	// bot's login is taken for the roster and not announced.
+	// the roster, so there a real join within rosterWindow of the bot's
+	// login is taken for the roster and not announced.
 	roster := false
 	if actions&0x01 != 0 && !s.st.rosterSeen {
 		s.st.rosterSeen = true
