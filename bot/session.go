@@ -124,9 +124,11 @@ type state struct {
 	air            int32 // air supply in ticks, 0..300
 
 	players map[[16]byte]*PlayerInfo
-	// loginAt is when the play login arrived; rosterSeen is set by the
-	// first player-list add after it (see readPlayerInfo).
+	// loginAt is when the play login arrived, spawnAt the first position
+	// sync after it; rosterSeen is set by the first player-list add after
+	// the login (see readPlayerInfo).
 	loginAt    time.Time
+	spawnAt    time.Time
 	rosterSeen bool
 	chat       []ChatMessage
 	chatSeq    int // lines ever added, so a reader can find what is new
@@ -839,6 +841,9 @@ func (s *session) syncPosition(ps positionSync) error {
 	st.pos = Vec3{ps.x, ps.y, ps.z}
 	st.yaw, st.pitch = ps.yaw, ps.pitch
 	st.onGround = true
+	if st.spawnAt.IsZero() {
+		st.spawnAt = time.Now()
+	}
 	respawned := st.pendingRespawn
 	st.pendingRespawn = false
 	pos := st.pos
@@ -958,12 +963,13 @@ func (s *session) updateHealth(health float32, food int32, sat float32) {
 	}
 }
 
-// rosterWindow is how long after the play login the first player-list
-// add counts as the roster of players already in the world. Vanilla sends
-// the roster in the same burst as the login's position sync (milliseconds
-// later), so the window is short: a real join a second and a half after
-// the bot's own is announced even on servers that send no roster.
-const rosterWindow = 1500 * time.Millisecond
+// rosterWindow is how long after the bot's first position sync the first
+// player-list add still counts as the roster of players already in the
+// world. Vanilla sends the roster right behind that position sync, in the
+// same burst, so the read loop sees it within milliseconds whatever the
+// load; a player who really joins comes later, on servers that send no
+// roster too.
+const rosterWindow = 500 * time.Millisecond
 
 func (s *session) readPlayerInfo(r *wire.Reader) {
 	actions := r.Byte()
@@ -974,11 +980,11 @@ func (s *session) readPlayerInfo(r *wire.Reader) {
 	// the login's position sync: that roster is recorded, not announced as
 	// mc_player_joined. The trade-off: flying-squid never sends a newcomer
 	// the roster, so there a real join within rosterWindow of the bot's
-	// login is taken for the roster and not announced.
+	// first position sync is taken for the roster and not announced.
 	roster := false
 	if actions&0x01 != 0 && !s.st.rosterSeen {
 		s.st.rosterSeen = true
-		roster = !s.st.loginAt.IsZero() && time.Since(s.st.loginAt) <= rosterWindow
+		roster = !s.st.loginAt.IsZero() && (s.st.spawnAt.IsZero() || time.Since(s.st.spawnAt) <= rosterWindow)
 	}
 	defer func() {
 		spawned := s.spawnedLocked()

@@ -556,8 +556,8 @@ func TestLeaveIgnoresFinishedJoin(t *testing.T) {
 }
 
 // TestLateFirstPlayerListIsAJoin: a first player-list add that comes more
-// than rosterWindow after the login (flying-squid sends no roster) is a
-// join and is announced.
+// than rosterWindow after the bot's first position sync (flying-squid
+// sends no roster) is a join and is announced.
 func TestLateFirstPlayerListIsAJoin(t *testing.T) {
 	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
 		if cmd == "cole comes" {
@@ -565,7 +565,8 @@ func TestLateFirstPlayerListIsAJoin(t *testing.T) {
 		}
 	})
 	w.c.sess.mu.Lock()
-	w.c.sess.st.loginAt = time.Now().Add(-2 * rosterWindow)
+	w.c.sess.st.loginAt = time.Now().Add(-3 * rosterWindow)
+	w.c.sess.st.spawnAt = time.Now().Add(-2 * rosterWindow)
 	w.c.sess.mu.Unlock()
 	callN(t, w.d, "mc_command", `{"command":"cole comes"}`)
 	if got := jsonOf(w.rec.wait(t, "mc_player_joined")); !strings.Contains(got, `"username":"Cole"`) {
