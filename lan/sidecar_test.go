@@ -267,7 +267,7 @@ func TestPingFlyingSquid(t *testing.T) {
 func TestDiscoverThenJoin(t *testing.T) {
 	bin := sidecartest.Build(t)
 	if !hasTool(t, bin, "mc_join") {
-		t.Skip("mc_join is not registered yet (the bot issue brings it); discovery alone is covered by TestSidecarDiscoversAnnouncedWorld")
+		t.Fatal("the sidecar has no mc_join tool")
 	}
 	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4", MOTD: "Eduard - Survival"})
 	ns := netnstest.New(t)
