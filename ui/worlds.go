@@ -11,22 +11,15 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/themes"
 )
 
-// world is a LAN world as the watcher announced it. Every text field came
-// from the network and is cleaned before it is stored.
+// world is a LAN world as the watcher announced it: lan.World, the one
+// definition of the event's payload, decoded from the event. Every text
+// field came from the network and is cleaned before it is stored.
 type world struct {
-	Host          string `json:"host"`
-	Port          int    `json:"port"`
-	MOTD          string `json:"motd"`
-	IsLocal       bool   `json:"is_local_machine"`
-	Version       string `json:"version,omitempty"`
-	Protocol      int    `json:"protocol,omitempty"`
-	PlayersOnline *int   `json:"players_online,omitempty"`
-	PlayersMax    *int   `json:"players_max,omitempty"`
-	Compatible    *bool  `json:"compatible,omitempty"`
-	PingError     string `json:"ping_error,omitempty"`
+	lan.World
 
 	// seen is when the console last heard of the world's status.
 	seen time.Time
@@ -219,7 +212,7 @@ func (p worldsPane) detail(w world) []string {
 			second = append(second, s.Bad.Render(s.Glyphs.Incompatible+" version not supported"))
 		}
 	}
-	if w.IsLocal {
+	if w.IsLocalMachine {
 		second = append(second, s.Muted.Render("this computer"))
 	}
 	if w.PingError != "" {
