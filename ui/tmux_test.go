@@ -160,9 +160,10 @@ func startAnnouncer(t *testing.T, ns *netnstest.NS, motd string, port int) {
 // network namespace, with blockmate's console running in that namespace in
 // a tmux window, so discovery never touches the machine's real network.
 type consoleWorld struct {
-	srv    *peertest.Server
-	tmux   *tmuxSession
-	logDir string
+	srv        *peertest.Server
+	tmux       *tmuxSession
+	logDir     string
+	configPath string
 }
 
 func startConsoleWorld(t *testing.T, args func(addr string) []string) *consoleWorld {
@@ -176,9 +177,22 @@ func startConsoleWorld(t *testing.T, args func(addr string) []string) *consoleWo
 	startAnnouncer(t, ns, "Eduard - Survival", srv.Port)
 	bin := sidecartest.Build(t)
 	dir := t.TempDir()
+	config := filepath.Join(dir, "console.json")
 	argv := ns.Command(append([]string{bin, "--username", "Theo", "--log-file", filepath.Join(dir, "console.log"),
-		"--log-level", "debug", "--config", filepath.Join(dir, "none.json")}, args(srv.Addr())...)...)
-	return &consoleWorld{srv: srv, tmux: startTmux(t, 120, 36, argv...), logDir: dir}
+		"--log-level", "debug", "--config", config}, args(srv.Addr())...)...)
+	return &consoleWorld{srv: srv, tmux: startTmux(t, 120, 36, argv...), logDir: dir, configPath: config}
+}
+
+// waitGone polls the screen until it no longer shows gone.
+func (s *tmuxSession) waitGone(what, gone string) {
+	s.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for strings.Contains(s.screen(), gone) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("waiting for %s to go: the console shows\n%s", what, s.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // waitExit waits for the console to end after a quit key.
@@ -269,13 +283,22 @@ func TestTmuxSmoke(t *testing.T) {
 	s.waitFor("the stop", "mc_stop", "stopped by mc_stop")
 
 	// Theme and overlay are on ctrl keys, from any pane.
+	// A switch says that it wrote the settings file; the note goes with
+	// the next key (End, which keeps the timeline following).
 	s.press("Tab")
 	s.press("C-t")
-	s.waitFor("the light theme", "theme light")
+	s.waitFor("the light theme, saved", "theme light", "Theme light, saved to "+w.configPath)
+	if cfg, err := LoadConfig(w.configPath); err != nil || cfg.Theme != "light" {
+		t.Fatalf("the console said it saved the theme; the settings file says %+v (%v)", cfg, err)
+	}
+	s.press("End")
+	s.waitGone("the note", "saved to")
 	s.saveScreen("console-light")
 	s.press("C-t")
 	s.press("C-t")
 	s.waitFor("the streamer theme", "theme streamer")
+	s.press("End")
+	s.waitGone("the note", "saved to")
 	s.saveScreen("console-streamer")
 	// The overlay layout in a small window, as streaming software captures it.
 	s.press("C-o")
