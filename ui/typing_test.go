@@ -105,8 +105,13 @@ func TestTypingFromEveryPaneNeverActs(t *testing.T) {
 				for _, r := range text {
 					// The console's own calls show in the timeline as they
 					// are made (submit), so a key that called anything
-					// would add one here at once.
-					m = update(m, keyRunes(string(r)))
+					// would add one here at once. A terminal sends the
+					// space bar as its own key type.
+					k := keyRunes(string(r))
+					if r == ' ' {
+						k = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+					}
+					m = update(m, k)
 				}
 				if len(m.timeline.calls) != calls {
 					t.Fatalf("typing %q made a call: %s", text, m.timeline.calls[len(m.timeline.calls)-1].Tool)
@@ -124,6 +129,22 @@ func TestTypingFromEveryPaneNeverActs(t *testing.T) {
 					t.Fatalf("typing called tools: %v", got[len(before):])
 				}
 			})
+		}
+	}
+}
+
+// TestEscThenAKeyIsStillText: a terminal sends Esc and a key pressed
+// right after it as one alt+key; from a list pane the Esc has nothing left
+// to do and the key is text for the input line, never lost.
+func TestEscThenAKeyIsStillText(t *testing.T) {
+	for _, pane := range paneSetups {
+		m := pane.setup(furnished(t, newDispatcher(t)))
+		m = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s"), Alt: true})
+		if pane.name == "input" {
+			continue // in the line, alt+key is the line's own (alt+b: word back)
+		}
+		if m.input.Value() != "s" || m.Focus() != "input" || m.timeline.Open() || m.events.Open() {
+			t.Errorf("%s: esc+s gave line %q, focus %s", pane.name, m.input.Value(), m.Focus())
 		}
 	}
 }
