@@ -121,12 +121,15 @@ func SaveTheme(path, theme string) error {
 }
 
 // saveThemeCmd saves the theme off the update loop; the result comes back
-// as a configSavedMsg.
+// as a configSavedMsg, which the console shows, so a switch never writes a
+// file without saying so.
 func saveThemeCmd(path, theme string) tea.Cmd {
 	if path == "" {
-		return nil
+		return func() tea.Msg {
+			return configSavedMsg{Theme: theme, Err: errors.New("there is no settings file (--config)")}
+		}
 	}
-	return func() tea.Msg { return configSavedMsg{Err: SaveTheme(path, theme)} }
+	return func() tea.Msg { return configSavedMsg{Theme: theme, Path: path, Err: SaveTheme(path, theme)} }
 }
 
 // CheckUsername says why name cannot be the bot's name, or nil: the bot's
