@@ -39,11 +39,12 @@ const usage = `blockmate: a companion for Minecraft: Java Edition that joins you
 Usage:
   blockmate [flags]            open the console (finds worlds opened to LAN on its own)
   blockmate sidecar [flags]    speak the JSON Lines tool protocol on stdin/stdout
+  blockmate mcp [flags]        be an MCP server on stdin/stdout, or over HTTP with --http
   blockmate tools              print the tool catalog as JSON
   blockmate --version          print the version
   blockmate --help             this text
 
-Run "blockmate sidecar --help" for the sidecar's flags.
+Run "blockmate sidecar --help" or "blockmate mcp --help" for their flags.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -58,6 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runConsole(args, stdout, stderr)
 	case "sidecar":
 		return runSidecar(args, stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(args, stdin, stdout, stderr)
 	case "tools":
 		return runTools(args, stdout, stderr)
 	case "help":

@@ -82,6 +82,8 @@ type Origin string
 const (
 	OriginSidecar Origin = "sidecar"
 	OriginConsole Origin = "console"
+	// OriginMCP marks calls from an MCP client (a language model's host).
+	OriginMCP Origin = "mcp"
 	// OriginInternal marks calls a transport makes for its own display (the
 	// console's status poll); observers do not see them.
 	OriginInternal Origin = "internal"
@@ -133,6 +135,11 @@ type RunningCall struct {
 // ErrStopped is the cancellation cause mc_stop gives; a tool that sees it
 // was interrupted on purpose, not by a fault.
 var ErrStopped = errors.New("stopped by mc_stop")
+
+// ErrCancelled is the cancellation cause when the caller of one call
+// withdrew it (an MCP client's notifications/cancelled, a console's stop of
+// that call): that call alone stops, as mc_stop would stop it.
+var ErrCancelled = errors.New("cancelled by its caller")
 
 // ErrShutdown is the cancellation cause when blockmate itself is closing.
 var ErrShutdown = errors.New("blockmate is shutting down")
@@ -233,6 +240,20 @@ func (d *Dispatcher) Stop(except string, cause error) []string {
 // always starts clean.
 func (d *Dispatcher) StopBefore(seq uint64, cause error) []string {
 	return d.stop(func(_ string, r *inflight) bool { return r.seq < seq }, cause)
+}
+
+// Cancel stops the one call in flight whose raw id is id (as the request
+// carried it), with cause, and reports whether it was running. Background
+// tasks the call started live on, as they do when the call ends normally.
+func (d *Dispatcher) Cancel(id json.RawMessage, cause error) bool {
+	d.mu.Lock()
+	r, ok := d.running[string(id)]
+	d.mu.Unlock()
+	if ok && len(id) > 0 && !r.background {
+		r.cancel(cause)
+		return true
+	}
+	return false
 }
 
 func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []string {
@@ -406,6 +427,8 @@ func (d *Dispatcher) describeError(ctx context.Context, tool string, start time.
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, ErrStopped):
 			return fmt.Sprintf("%s was stopped by mc_stop after %v; nothing more of it will happen, and the next call starts clean", tool, took)
+		case errors.Is(cause, ErrCancelled):
+			return fmt.Sprintf("%s was stopped after %v because its caller cancelled it; nothing more of it will happen, and the next call starts clean", tool, took)
 		case errors.Is(cause, ErrShutdown):
 			return fmt.Sprintf("%s was cancelled after %v because blockmate is shutting down", tool, took)
 		case errors.Is(cause, context.DeadlineExceeded):

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/blockmate/blockmate/mcp"
+	"github.com/blockmate/blockmate/protocol"
+)
+
+// mcpFlags are the flags of `blockmate mcp`; the console's --mcp-http
+// shares the HTTP ones.
+type mcpFlags struct {
+	http        string
+	token       string
+	allowRemote bool
+}
+
+func (f *mcpFlags) registerHTTP(fs *flag.FlagSet, name string) {
+	fs.StringVar(&f.http, name, "", "serve MCP over Streamable HTTP at http://ADDR/mcp instead of stdin/stdout, e.g. 127.0.0.1:8765 (loopback only unless --allow-remote)")
+	fs.StringVar(&f.token, "token", "", "the bearer token HTTP clients must send (default: $BLOCKMATE_MCP_TOKEN, else a fresh one printed to stderr at start)")
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --http listen on an address other computers can reach")
+}
+
+// httpToken is the token from the flag or the environment, or a new one;
+// generated tells whether the person still has to be told it.
+func (f *mcpFlags) httpToken() (token string, generated bool, err error) {
+	if f.token != "" {
+		return f.token, false, nil
+	}
+	if t := os.Getenv("BLOCKMATE_MCP_TOKEN"); t != "" {
+		return t, false, nil
+	}
+	t, err := mcp.NewToken()
+	return t, true, err
+}
+
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("blockmate mcp", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	var f mcpFlags
+	f.registerHTTP(fs, "http")
+	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and send mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: blockmate mcp [flags]\n\nAn MCP server (Model Context Protocol) with every blockmate tool: on stdin/stdout for a\nclient that starts it (stdout carries protocol only; logs go to stderr), or with --http\nat http://ADDR/mcp for clients that connect (a bearer token is required).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if done, code := parse(fs, args, &c, stderr, stderr); done {
+		return code
+	}
+	if f.http != "" {
+		if err := mcp.CheckListenAddr(f.http, f.allowRemote); err != nil {
+			fmt.Fprintln(stderr, "blockmate:", err)
+			return 2
+		}
+	}
+	log, closeLog, err := c.logger(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "blockmate:", err)
+		return 2
+	}
+	defer closeLog()
+	parts := wire(log)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	if *watchLAN {
+		defer watchLANWorlds(ctx, log, parts.bus)()
+	}
+	server := mcp.New(parts.dispatcher, mcp.Options{Version: versionString(), Log: log})
+	defer server.Close()
+	defer func() {
+		// Background tasks end with the process, and the bot leaves.
+		parts.dispatcher.Stop("", protocol.ErrShutdown)
+		closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		parts.close(closeCtx)
+	}()
+
+	if f.http == "" {
+		log.Info("MCP server ready on stdin/stdout", "version", versionString(), "tools", len(parts.catalog.Names()))
+		if err := server.ServeStdio(ctx, stdin, stdout); err != nil {
+			log.Error("MCP server ended with an error", "err", err)
+			return 1
+		}
+		log.Info("MCP session ended")
+		return 0
+	}
+	stopHTTP, err := serveMCPHTTP(ctx, server, f, log, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "blockmate:", err)
+		return 1
+	}
+	<-ctx.Done()
+	stopHTTP()
+	log.Info("MCP server finished")
+	return 0
+}
+
+// serveMCPHTTP listens on f.http and serves MCP there until stop is called.
+// It tells the person (on stderr, never in the log) where to connect and,
+// when it made one, the token.
+func serveMCPHTTP(ctx context.Context, server *mcp.Server, f mcpFlags, log *slog.Logger, stderr io.Writer) (stop func(), err error) {
+	token, generated, err := f.httpToken()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", f.http)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s for MCP (%v); pick another port", f.http, err)
+	}
+	url := "http://" + ln.Addr().String() + mcp.Path
+	srv := &http.Server{
+		Handler:           server.HTTPHandler(mcp.HTTPOptions{Token: token, AllowRemote: f.allowRemote}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	fmt.Fprintf(stderr, "blockmate: MCP server at %s\n", url)
+	if generated {
+		fmt.Fprintf(stderr, "blockmate: bearer token for this run: %s\nblockmate: clients send the header \"Authorization: Bearer %s\" (set BLOCKMATE_MCP_TOKEN or --token to keep one across runs)\n", token, token)
+	} else {
+		fmt.Fprintln(stderr, "blockmate: clients must send the bearer token you gave")
+	}
+	log.Info("MCP server listening", "url", url, "version", versionString())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("MCP HTTP server stopped", "err", err)
+		}
+	}()
+	return func() {
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		// Open event streams never end on their own: close them.
+		if err := srv.Shutdown(shutdownCtx); err != nil {
+			srv.Close()
+		}
+		<-done
+	}, nil
+}
