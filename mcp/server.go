@@ -296,7 +296,9 @@ func (h *levelShift) WithAttrs(as []slog.Attr) slog.Handler {
 	return &levelShift{h.Handler.WithAttrs(as)}
 }
 
-func (h *levelShift) WithGroup(name string) slog.Handler { return &levelShift{h.Handler.WithGroup(name)} }
+func (h *levelShift) WithGroup(name string) slog.Handler {
+	return &levelShift{h.Handler.WithGroup(name)}
+}
 
 // ServeStdio serves one MCP session on in and out (a client that started
 // blockmate as its child) until the client closes in or ctx ends. Calls
