@@ -85,6 +85,11 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, "Unauthorized: send the header \"Authorization: Bearer TOKEN\" with the token blockmate printed when it started (or the one given with --token / BLOCKMATE_MCP_TOKEN).", http.StatusUnauthorized)
 			return
 		}
+		if r.Method == http.MethodDelete {
+			// The client ends its session: the SDK waits for the session's
+			// calls before it closes it, so stop them first.
+			s.endSession(r.Header.Get("Mcp-Session-Id"))
+		}
 		if v := r.Header.Get("Mcp-Protocol-Version"); v >= statelessFrom {
 			stateless.ServeHTTP(w, r)
 			return
@@ -95,6 +100,18 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 		http.Error(w, "Not found: blockmate serves MCP at "+Path+".", http.StatusNotFound)
 	})
 	return mux
+}
+
+// endSession stops the calls of the session with that id, if there is one.
+func (s *Server) endSession(id string) {
+	if id == "" {
+		return
+	}
+	for ss := range s.sdk.Sessions() {
+		if ss.ID() == id {
+			s.cancelSessionCalls(ss)
+		}
+	}
 }
 
 // bearer extracts the token from an Authorization header.

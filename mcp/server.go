@@ -66,6 +66,10 @@ type Server struct {
 
 	mu       sync.Mutex
 	progress map[string]chan protocol.TaskProgress // by dispatcher call id
+	// calls are the dispatcher ids of each session's calls in flight, so a
+	// session that ends takes its calls with it: the SDK waits for a
+	// session's handlers before it closes, and a call may run for hours.
+	calls map[*sdk.ServerSession]map[string]json.RawMessage
 
 	events *eventLog
 
@@ -83,7 +87,7 @@ func New(d *protocol.Dispatcher, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{d: d, log: log, sdkLog: slog.New(&levelShift{log.Handler()}), progress: map[string]chan protocol.TaskProgress{}, events: newEventLog(opts.EventHistory)}
+	s := &Server{d: d, log: log, sdkLog: slog.New(&levelShift{log.Handler()}), progress: map[string]chan protocol.TaskProgress{}, calls: map[*sdk.ServerSession]map[string]json.RawMessage{}, events: newEventLog(opts.EventHistory)}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "blockmate", Title: "blockmate (Minecraft bot)", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions:       Instructions,
 		Logger:             s.sdkLog,
@@ -207,6 +211,22 @@ func (s *Server) dispatch(ctx context.Context, req *sdk.CallToolRequest, preq pr
 	}
 
 	run := s.d.Start(callCtx, preq)
+	if req.Session != nil {
+		s.mu.Lock()
+		if s.calls[req.Session] == nil {
+			s.calls[req.Session] = map[string]json.RawMessage{}
+		}
+		s.calls[req.Session][id] = preq.ID
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.calls[req.Session], id)
+			if len(s.calls[req.Session]) == 0 {
+				delete(s.calls, req.Session)
+			}
+			s.mu.Unlock()
+		}()
+	}
 	finished := make(chan struct{})
 	go func() {
 		select {
@@ -231,6 +251,22 @@ func (s *Server) dispatch(ctx context.Context, req *sdk.CallToolRequest, preq pr
 		s.log.Info("a cancelled MCP call answered", "call", id, "tool", preq.Tool, "answer", resp.Error)
 	}
 	return resp
+}
+
+// cancelSessionCalls stops every call the session has in flight, as its
+// client going away means nobody will read their answers.
+func (s *Server) cancelSessionCalls(ss *sdk.ServerSession) {
+	s.mu.Lock()
+	var ids []json.RawMessage
+	for _, id := range s.calls[ss] {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		if s.d.Cancel(id, protocol.ErrCancelled) {
+			s.log.Info("an MCP session ended with a call in flight; the call is stopped", "call", string(id))
+		}
+	}
 }
 
 // routeProgress hands an mc_task_progress event to the MCP call it belongs
@@ -302,9 +338,11 @@ func (h *levelShift) WithGroup(name string) slog.Handler {
 
 // ServeStdio serves one MCP session on in and out (a client that started
 // blockmate as its child) until the client closes in or ctx ends. Calls
-// still running then are cancelled; each answers as stopped.
+// still running then are stopped; each answers as stopped.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	ss, err := s.sdk.Connect(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}, nil)
+	inputEnded := make(chan struct{})
+	reader := &endNotifier{r: in, ended: sync.OnceFunc(func() { close(inputEnded) })}
+	ss, err := s.sdk.Connect(ctx, &sdk.IOTransport{Reader: reader, Writer: nopWriteCloser{out}}, nil)
 	if err != nil {
 		return fmt.Errorf("the MCP session could not start: %w", err)
 	}
@@ -312,12 +350,43 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	go func() { ended <- ss.Wait() }()
 	select {
 	case err = <-ended:
+		return s.sessionError(ctx, err)
+	case <-inputEnded:
 	case <-ctx.Done():
-		ss.Close()
-		err = <-ended
 	}
+	// The SDK closes a session only once its handlers return: stop the
+	// calls first.
+	s.cancelSessionCalls(ss)
+	ss.Close()
+	return s.sessionError(ctx, <-ended)
+}
+
+func (s *Server) sessionError(ctx context.Context, err error) error {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, sdk.ErrConnectionClosed) && ctx.Err() == nil {
 		return fmt.Errorf("the MCP session ended: %w", err)
+	}
+	return nil
+}
+
+// endNotifier calls ended when reading from r fails (end of input, or the
+// pipe broke): the client has gone.
+type endNotifier struct {
+	r     io.Reader
+	ended func()
+}
+
+func (e *endNotifier) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil {
+		e.ended()
+	}
+	return n, err
+}
+
+func (e *endNotifier) Close() error {
+	e.ended()
+	if c, ok := e.r.(io.Closer); ok {
+		return c.Close()
 	}
 	return nil
 }
