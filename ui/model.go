@@ -38,7 +38,21 @@ const DefaultUsername = bot.DefaultUsername
 
 // Options configure the console.
 type Options struct {
+	// Dispatcher is the dispatcher in this process the console drives.
 	Dispatcher *protocol.Dispatcher
+	// Backend, when set, is driven instead of Dispatcher: a blockmate the
+	// console attached to (see Attached).
+	Backend Backend
+	// Attached names the blockmate the console is attached to (its watch
+	// socket). Then quitting only detaches: it stops nothing and leaves no
+	// world, and the console does not search the LAN itself.
+	Attached string
+	// IDPrefix starts every call id the console makes, so that several
+	// consoles attached to one blockmate never reuse each other's ids.
+	IDPrefix string
+	// Note is shown under the input line at start (where the MCP server
+	// listens, what the console is attached to).
+	Note string
 	Theme      themes.Theme
 	// Overlay starts in the compact layout for stream capture.
 	Overlay bool
@@ -112,7 +126,8 @@ type (
 
 // Model is the console's root model.
 type Model struct {
-	opts   Options
+	opts    Options
+	backend Backend
 	ctx    context.Context
 	now    func() time.Time
 	theme  themes.Theme
@@ -171,9 +186,13 @@ func New(opts Options) Model {
 	}
 	s := themes.New(opts.Theme)
 	k := DefaultKeyMap()
-	c := opts.Dispatcher.Catalog()
+	backend := opts.Backend
+	if backend == nil {
+		backend = Local(opts.Dispatcher)
+	}
+	c := backend.Catalog()
 	m := Model{
-		opts: opts, ctx: ctx, now: now, theme: opts.Theme, styles: s, keys: k,
+		opts: opts, backend: backend, ctx: ctx, now: now, theme: opts.Theme, styles: s, keys: k,
 		help:      help.New(),
 		worlds:    newWorldsPane(s, k, now),
 		status:    newStatusPane(s),
@@ -184,6 +203,7 @@ func New(opts Options) Model {
 		announced: map[string]bool{},
 	}
 	m.help.Styles = s.Help
+	m.input.note = opts.Note
 	if opts.Connect != "" {
 		m.focus = focusInput
 	}
@@ -198,7 +218,10 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, m.input.ti.Focus())
 	}
 	if !m.opts.NoPoll {
-		cmds = append(cmds, func() tea.Msg { return statusTickMsg{} }, m.discoverCmd())
+		cmds = append(cmds, func() tea.Msg { return statusTickMsg{} })
+		if m.opts.Attached == "" {
+			cmds = append(cmds, m.discoverCmd())
+		}
 	}
 	if m.opts.Connect != "" {
 		addr := m.opts.Connect
@@ -447,7 +470,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		if m.connected {
+		if m.connected && m.opts.Attached == "" {
 			m.confirmQuit = true
 			return m, nil
 		}
@@ -633,7 +656,7 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 func (m *Model) submit(req protocol.Request) tea.Cmd {
 	if req.Tool == "mc_join" {
 		if _, given := req.Args["username"]; !given {
-			if t, ok := m.opts.Dispatcher.Catalog().Lookup("mc_join"); ok {
+			if t, ok := m.backend.Catalog().Lookup("mc_join"); ok {
 				if _, takes := t.Args.Lookup("username"); takes {
 					args := make(map[string]json.RawMessage, len(req.Args)+1)
 					for k, v := range req.Args {
@@ -648,7 +671,7 @@ func (m *Model) submit(req protocol.Request) tea.Cmd {
 	if len(req.ID) == 0 {
 		for {
 			m.nextID++
-			id := "c" + strconv.Itoa(m.nextID)
+			id := m.opts.IDPrefix + "c" + strconv.Itoa(m.nextID)
 			if m.timeline.find(id) == nil {
 				req.ID = json.RawMessage(strconv.Quote(id))
 				break
@@ -660,7 +683,7 @@ func (m *Model) submit(req protocol.Request) tea.Cmd {
 	m.showHelp = false
 	m.events.detail.open = false
 	spin := m.timeline.startOwn(req, m.now())
-	d, ctx, k := m.opts.Dispatcher, m.ctx, idText(req.ID)
+	d, ctx, k := m.backend, m.ctx, idText(req.ID)
 	run := func() tea.Msg {
 		start := time.Now()
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginConsole), req)
@@ -679,10 +702,10 @@ func (m *Model) join(host string, port int) tea.Cmd {
 }
 
 func (m Model) statusCmd() tea.Cmd {
-	d, ctx := m.opts.Dispatcher, m.ctx
+	d, ctx, id := m.backend, m.ctx, m.internalID("console-status")
 	return func() tea.Msg {
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginInternal),
-			protocol.Request{ID: json.RawMessage(`"console-status"`), Tool: "mc_status"})
+			protocol.Request{ID: id, Tool: "mc_status"})
 		if !resp.OK {
 			return statusMsg{Err: resp.Error}
 		}
@@ -697,13 +720,13 @@ func (m Model) statusCmd() tea.Cmd {
 // discoverCmd asks mc_discover_lan once, for worlds already announced and
 // for its advice when there are none. Worlds found later arrive as events.
 func (m Model) discoverCmd() tea.Cmd {
-	d, ctx := m.opts.Dispatcher, m.ctx
+	d, ctx, id := m.backend, m.ctx, m.internalID("console-discover")
 	if _, ok := d.Catalog().Lookup("mc_discover_lan"); !ok {
 		return nil
 	}
 	return func() tea.Msg {
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginInternal),
-			protocol.Request{ID: json.RawMessage(`"console-discover"`), Tool: "mc_discover_lan"})
+			protocol.Request{ID: id, Tool: "mc_discover_lan"})
 		var out struct {
 			Found  int     `json:"found"`
 			Worlds []world `json:"worlds"`
@@ -716,18 +739,29 @@ func (m Model) discoverCmd() tea.Cmd {
 	}
 }
 
+// internalID is the id of a call the console makes for its own display.
+func (m Model) internalID(name string) json.RawMessage {
+	return json.RawMessage(strconv.Quote(m.opts.IDPrefix + name))
+}
+
 // quit cancels what runs, leaves the world (mc_leave, then the wiring's
-// Leave) and exits.
+// Leave) and exits. An attached console only detaches: what runs in the
+// blockmate it watched goes on as if it had never looked.
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.quitting = true
-	d, ctx, leave, connected := m.opts.Dispatcher, m.ctx, m.opts.Leave, m.connected
+	if m.opts.Attached != "" {
+		return m, func() tea.Msg { return leftMsg{} }
+	}
+	d, b, ctx, leave, connected := m.opts.Dispatcher, m.backend, m.ctx, m.opts.Leave, m.connected
+	id := m.internalID("console-leave")
 	return m, func() tea.Msg {
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		d.Stop("", protocol.ErrShutdown)
-		if _, ok := d.Catalog().Lookup("mc_leave"); ok && connected {
-			d.Call(protocol.WithOrigin(lctx, protocol.OriginInternal),
-				protocol.Request{ID: json.RawMessage(`"console-leave"`), Tool: "mc_leave"})
+		if d != nil {
+			d.Stop("", protocol.ErrShutdown)
+		}
+		if _, ok := b.Catalog().Lookup("mc_leave"); ok && connected {
+			b.Call(protocol.WithOrigin(lctx, protocol.OriginInternal), protocol.Request{ID: id, Tool: "mc_leave"})
 		}
 		if leave != nil {
 			leave(lctx)
@@ -877,7 +911,7 @@ func (m Model) helpLines() []string {
 		}
 	}
 	lines = append(lines, "", s.DocHeading.Render("Typing a tool call"))
-	for _, l := range strings.Split(shortFormHelp(m.opts.Dispatcher.Catalog()), "\n") {
+	for _, l := range strings.Split(shortFormHelp(m.backend.Catalog()), "\n") {
 		lines = append(lines, s.Doc.Render(l))
 	}
 	return lines
