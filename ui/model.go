@@ -52,8 +52,8 @@ type Options struct {
 	IDPrefix string
 	// Note is shown under the input line at start (where the MCP server
 	// listens, what the console is attached to).
-	Note string
-	Theme      themes.Theme
+	Note  string
+	Theme themes.Theme
 	// Overlay starts in the compact layout for stream capture.
 	Overlay bool
 	// Username is the name the bot joins with.
@@ -128,12 +128,12 @@ type (
 type Model struct {
 	opts    Options
 	backend Backend
-	ctx    context.Context
-	now    func() time.Time
-	theme  themes.Theme
-	styles *themes.Styles
-	keys   KeyMap
-	help   help.Model
+	ctx     context.Context
+	now     func() time.Time
+	theme   themes.Theme
+	styles  *themes.Styles
+	keys    KeyMap
+	help    help.Model
 
 	worlds   worldsPane
 	status   statusPane
