@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
 // BenchmarkToolRoundTrip measures one trivial call (mc_wait ms=0), one at a
@@ -157,12 +159,12 @@ func startPiped(b *testing.B, bin string, args ...string) (io.Writer, *bufio.Rea
 // startHTTP runs `bin mcp --http 127.0.0.1:0` and returns its URL and token.
 func startHTTP(b *testing.B, bin string) (url, token string) {
 	cmd := exec.Command(bin, "mcp", "--http", "127.0.0.1:0", "--log-level", "warn")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	sidecartest.OwnProcessGroup(cmd)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+	b.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
 	sc := bufio.NewScanner(stderr)
 	urlRe := regexp.MustCompile(`MCP server at (\S+)$`)
 	tokenRe := regexp.MustCompile(`bearer token for this run: (\S+)$`)

@@ -241,7 +241,7 @@ func textContent(t *testing.T, res *sdk.CallToolResult) string {
 func startMCPHTTP(t *testing.T, ctx context.Context, args ...string) (url, token string, stderr *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(sidecartest.Build(t), append([]string{"mcp", "--http", "127.0.0.1:0"}, args...)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	sidecartest.OwnProcessGroup(cmd)
 	stderr = &syncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -52,6 +54,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f mcpFlags
 	f.registerHTTP(fs, "http")
 	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and send mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
+	watchSocket := fs.String("watch-socket", "", watchSocketHelp)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: blockmate mcp [flags]\n\nAn MCP server (Model Context Protocol) with every blockmate tool: on stdin/stdout for a\nclient that starts it (stdout carries protocol only; logs go to stderr), or with --http\nat http://ADDR/mcp for clients that connect (a bearer token is required).\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -78,6 +81,14 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *watchLAN {
 		defer watchLANWorlds(ctx, log, parts.bus)()
 	}
+	if *watchSocket != "" {
+		stopWatch, err := startWatch(*watchSocket, parts.dispatcher, log)
+		if err != nil {
+			fmt.Fprintln(stderr, "blockmate:", err)
+			return 1
+		}
+		defer stopWatch()
+	}
 	server := mcp.New(parts.dispatcher, mcp.Options{Version: versionString(), Log: log})
 	defer server.Close()
 	defer func() {
@@ -97,10 +108,23 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		log.Info("MCP session ended")
 		return 0
 	}
-	stopHTTP, err := serveMCPHTTP(ctx, server, f, log, stderr)
+	token, generated, err := f.httpToken()
 	if err != nil {
 		fmt.Fprintln(stderr, "blockmate:", err)
 		return 1
+	}
+	url, stopHTTP, err := listenMCPHTTP(ctx, server, f, token, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "blockmate:", err)
+		return 1
+	}
+	// The person is told where to connect and, when blockmate made it, the
+	// token: on stderr, never in the log.
+	fmt.Fprintf(stderr, "blockmate: MCP server at %s\n", url)
+	if generated {
+		fmt.Fprintf(stderr, "blockmate: bearer token for this run: %s\nblockmate: clients send the header \"Authorization: Bearer %s\" (set BLOCKMATE_MCP_TOKEN or --token to keep one across runs)\n", token, token)
+	} else {
+		fmt.Fprintln(stderr, "blockmate: clients must send the bearer token you gave")
 	}
 	<-ctx.Done()
 	stopHTTP()
@@ -108,30 +132,19 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// serveMCPHTTP listens on f.http and serves MCP there until stop is called.
-// It tells the person (on stderr, never in the log) where to connect and,
-// when it made one, the token.
-func serveMCPHTTP(ctx context.Context, server *mcp.Server, f mcpFlags, log *slog.Logger, stderr io.Writer) (stop func(), err error) {
-	token, generated, err := f.httpToken()
-	if err != nil {
-		return nil, err
-	}
+// listenMCPHTTP listens on f.http and serves MCP there until stop is
+// called, and returns the endpoint's URL.
+func listenMCPHTTP(ctx context.Context, server *mcp.Server, f mcpFlags, token string, log *slog.Logger) (url string, stop func(), err error) {
 	ln, err := net.Listen("tcp", f.http)
 	if err != nil {
-		return nil, fmt.Errorf("cannot listen on %s for MCP (%v); pick another port", f.http, err)
+		return "", nil, fmt.Errorf("cannot listen on %s for MCP (%v); pick another port", f.http, err)
 	}
-	url := "http://" + ln.Addr().String() + mcp.Path
+	url = "http://" + ln.Addr().String() + mcp.Path
 	srv := &http.Server{
 		Handler:           server.HTTPHandler(mcp.HTTPOptions{Token: token, AllowRemote: f.allowRemote}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
-	fmt.Fprintf(stderr, "blockmate: MCP server at %s\n", url)
-	if generated {
-		fmt.Fprintf(stderr, "blockmate: bearer token for this run: %s\nblockmate: clients send the header \"Authorization: Bearer %s\" (set BLOCKMATE_MCP_TOKEN or --token to keep one across runs)\n", token, token)
-	} else {
-		fmt.Fprintln(stderr, "blockmate: clients must send the bearer token you gave")
 	}
 	log.Info("MCP server listening", "url", url, "version", versionString())
 	done := make(chan struct{})
@@ -141,7 +154,7 @@ func serveMCPHTTP(ctx context.Context, server *mcp.Server, f mcpFlags, log *slog
 			log.Error("MCP HTTP server stopped", "err", err)
 		}
 	}()
-	return func() {
+	return url, func() {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		// Open event streams never end on their own: close them.
@@ -150,4 +163,33 @@ func serveMCPHTTP(ctx context.Context, server *mcp.Server, f mcpFlags, log *slog
 		}
 		<-done
 	}, nil
+}
+
+// consoleToken is the token of the console's MCP server: given with
+// --token or $BLOCKMATE_MCP_TOKEN, or else kept in a file only its owner
+// can read, made on first use, so that MCP clients configured once keep
+// working and the token never shows on a screen that may be streamed.
+func consoleToken(f mcpFlags) (token, where string, err error) {
+	if t, generated, _ := f.httpToken(); !generated {
+		return t, "the one you gave", nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", "", fmt.Errorf("no settings folder for the MCP token (%v); pass --token or set BLOCKMATE_MCP_TOKEN", err)
+	}
+	path := filepath.Join(dir, "blockmate", "mcp-token")
+	if raw, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(raw))) >= 16 {
+		return strings.TrimSpace(string(raw)), path, nil
+	}
+	t, err := mcp.NewToken()
+	if err != nil {
+		return "", "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", "", fmt.Errorf("cannot keep the MCP token in %s (%v); pass --token or set BLOCKMATE_MCP_TOKEN", path, err)
+	}
+	if err := os.WriteFile(path, []byte(t+"\n"), 0o600); err != nil {
+		return "", "", fmt.Errorf("cannot keep the MCP token in %s (%v); pass --token or set BLOCKMATE_MCP_TOKEN", path, err)
+	}
+	return t, path, nil
 }

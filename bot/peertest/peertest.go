@@ -174,7 +174,7 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 	}
 	cmd := exec.Command("node", script, string(cfg))
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	sidecartest.OwnProcessGroup(cmd)
 	log := &logBuffer{}
 	cmd.Stdout = log
 	cmd.Stderr = log
@@ -259,16 +259,16 @@ func (p *Peer) Stop() {
 		select {
 		case <-p.done:
 		case <-time.After(2 * time.Second):
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			signalGroup(pgid, syscall.SIGTERM)
 			select {
 			case <-p.done:
 			case <-time.After(3 * time.Second):
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				sidecartest.KillProcessGroup(pgid)
 				<-p.done
 			}
 		}
 		// Children the peer may have started share its group.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		sidecartest.KillProcessGroup(pgid)
 	})
 }
 

@@ -124,7 +124,7 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 	s := &Sidecar{t: t, replies: map[string]Reply{}, exited: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
 	s.cmd = exec.Command(argv[0], argv[1:]...)
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	OwnProcessGroup(s.cmd)
 	var err error
 	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 		select {
 		case <-s.exited:
 		case <-time.After(15 * time.Second):
-			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+			KillProcessGroup(s.cmd.Process.Pid)
 			<-s.exited
 		}
 		if t.Failed() {
