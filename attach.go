@@ -65,16 +65,18 @@ func runAttach(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if !isTerminal(os.Stdin) || !isTerminal(stdout) {
-		fmt.Fprintln(stderr, "blockmate: the console needs a terminal (run blockmate attach in one).")
-		return 2
-	}
+	// Attach first: a wrong path or another user's socket is the news,
+	// whatever the terminal.
 	client, err := watch.Attach(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "blockmate:", err)
 		return 1
 	}
 	defer client.Close()
+	if !isTerminal(os.Stdin) || !isTerminal(stdout) {
+		fmt.Fprintln(stderr, "blockmate: the console needs a terminal (run blockmate attach in one).")
+		return 2
+	}
 	opts.Backend, opts.Attached, opts.IDPrefix = client, path, client.IDPrefix()
 	opts.Note = "Attached to " + path + ": its calls and events show here, and ctrl+x stops what it runs. Quitting only detaches."
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"os"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -540,5 +541,28 @@ func TestMCPFlyingSquid(t *testing.T) {
 	}
 	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "mc_leave"}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestConsoleTokenIsKeptPrivately: the console's MCP token, when none is
+// given, is made once, kept owner-only, and the same on the next start;
+// one given with --token wins.
+func TestConsoleTokenIsKeptPrivately(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("BLOCKMATE_MCP_TOKEN", "")
+	first, where, err := consoleToken(mcpFlags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(where)
+	if err != nil || fi.Mode().Perm() != 0o600 || len(first) < 40 {
+		t.Fatalf("token file %s: %v %v, token %q", where, fi.Mode(), err, first)
+	}
+	again, _, _ := consoleToken(mcpFlags{})
+	if again != first {
+		t.Errorf("the token changed between starts")
+	}
+	if given, where, _ := consoleToken(mcpFlags{token: "mine"}); given != "mine" || where != "the one you gave" {
+		t.Errorf("--token mine gave %q (%s)", given, where)
 	}
 }

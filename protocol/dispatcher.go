@@ -136,6 +136,13 @@ type RunningCall struct {
 	ID      string    `json:"id"`
 	Tool    string    `json:"tool"`
 	Started time.Time `json:"-"`
+	// RawID, Args and Origin are the request as it came, for a console
+	// that attaches while the call runs; Background marks a task a call
+	// left running, which has no request of its own.
+	RawID      json.RawMessage            `json:"-"`
+	Args       map[string]json.RawMessage `json:"-"`
+	Origin     Origin                     `json:"-"`
+	Background bool                       `json:"-"`
 }
 
 // ErrStopped is the cancellation cause mc_stop gives; a tool that sees it
@@ -316,7 +323,7 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
 	d.seq++
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true, seq: d.seq}
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now(), Background: true}, cancel: cancel, background: true, seq: d.seq}
 	d.mu.Unlock()
 	return bg, func() {
 		cancel(nil)
@@ -370,7 +377,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: idText, Tool: tool.Name, Started: start}, cancel: cancel, seq: seq}
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: idText, Tool: tool.Name, Started: start, RawID: req.ID, Args: req.Args, Origin: origin}, cancel: cancel, seq: seq}
 	d.mu.Unlock()
 
 	return func() Response {

@@ -32,7 +32,12 @@ type Client struct {
 	subs      map[int]chan protocol.Event
 	observers map[int]func(protocol.CallEvent)
 	next      int
-	ended     error
+	// early holds what came before the console subscribed and observed:
+	// the calls already running when it attached come right after the
+	// hello, before the console's pump has started.
+	earlyEvents []protocol.Event
+	earlyCalls  []protocol.CallEvent
+	ended       error
 	done      chan struct{}
 }
 
@@ -46,7 +51,7 @@ func Attach(path string) (*Client, error) {
 		subs: map[int]chan protocol.Event{}, observers: map[int]func(protocol.CallEvent){}, done: make(chan struct{})}
 	if !c.w.Write(line{clientLine{Type: "attach", Token: token}}) {
 		conn.Close()
-		return nil, fmt.Errorf("the blockmate at %s closed the connection at once", path)
+		return nil, fmt.Errorf("the blockmate at %s refused the console (it closed the connection); attach as the user who started it", path)
 	}
 	lr := protocol.NewLineReader(conn, maxLine)
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -161,6 +166,13 @@ func (c *Client) Subscribe(buffer int) (<-chan protocol.Event, func()) {
 	id := c.next
 	c.next++
 	c.subs[id] = ch
+	for _, ev := range c.earlyEvents {
+		select {
+		case ch <- ev:
+		default:
+		}
+	}
+	c.earlyEvents = nil
 	c.mu.Unlock()
 	var once sync.Once
 	return ch, func() {
@@ -182,6 +194,13 @@ func (c *Client) Observe(fn func(protocol.CallEvent)) func() {
 	id := c.next
 	c.next++
 	c.observers[id] = fn
+	early := c.earlyCalls
+	c.earlyCalls = nil
+	// Replayed under the lock, so a call event read meanwhile cannot
+	// overtake them.
+	for _, ev := range early {
+		fn(ev)
+	}
 	c.mu.Unlock()
 	return func() { c.mu.Lock(); delete(c.observers, id); c.mu.Unlock() }
 }
@@ -258,9 +277,18 @@ func (c *Client) end(err error) {
 	close(c.done)
 }
 
+// earlyLimit bounds what is kept for a console that has not subscribed yet.
+const earlyLimit = 1024
+
 func (c *Client) publish(ev protocol.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(c.subs) == 0 {
+		if len(c.earlyEvents) < earlyLimit {
+			c.earlyEvents = append(c.earlyEvents, ev)
+		}
+		return
+	}
 	for _, ch := range c.subs {
 		select {
 		case ch <- ev:
@@ -271,12 +299,16 @@ func (c *Client) publish(ev protocol.Event) {
 
 func (c *Client) observe(ev protocol.CallEvent) {
 	c.mu.Lock()
-	obs := make([]func(protocol.CallEvent), 0, len(c.observers))
-	for _, fn := range c.observers {
-		obs = append(obs, fn)
+	defer c.mu.Unlock()
+	if len(c.observers) == 0 {
+		if len(c.earlyCalls) < earlyLimit {
+			c.earlyCalls = append(c.earlyCalls, ev)
+		}
+		return
 	}
-	c.mu.Unlock()
-	for _, fn := range obs {
+	// Observers must not block (the console's queues them), so they run
+	// under the lock, which keeps every observer's view in order.
+	for _, fn := range c.observers {
 		fn(ev)
 	}
 }

@@ -135,13 +135,8 @@ func (s *Server) serve(c net.Conn) {
 		}
 		specs[i] = toolSpec{t.Name, t.Description, t.Effect, t.UntrustedText, t.Idempotent, t.LocalOnly, args}
 	}
-	if !w.Write(line{helloLine{"hello", s.opts.Version, prefix, specs}}) {
-		return
-	}
-
-	// Events and call events go out through one goroutine with bounded
-	// queues: a console that reads slowly loses lines (the bus says how
-	// many events), and the process never waits for it.
+	// Observe first, then list what runs: a call that starts in between is
+	// told twice (the console ignores the second), never missed.
 	events, unsubscribe := s.d.Events().Subscribe(4096)
 	defer unsubscribe()
 	calls := make(chan protocol.CallEvent, callQueue)
@@ -156,6 +151,21 @@ func (s *Server) serve(c net.Conn) {
 		}
 	})
 	defer unobserve()
+	if !w.Write(line{helloLine{"hello", s.opts.Version, prefix, specs}}) {
+		return
+	}
+	// Calls already running show in the console as running, wherever they
+	// came from (internal ones stay hidden, as they are from observers).
+	for _, r := range s.d.Running() {
+		if r.Background || r.Origin == protocol.OriginInternal || len(r.RawID) == 0 {
+			continue
+		}
+		w.Write(line{toCallLine(protocol.CallEvent{Phase: protocol.Started, ID: r.RawID, Tool: r.Tool, Args: r.Args, Origin: r.Origin, Started: r.Started})})
+	}
+
+	// Events and call events go out through one goroutine with bounded
+	// queues: a console that reads slowly loses lines (the bus says how
+	// many events), and the process never waits for it.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -195,7 +205,7 @@ func (s *Server) serve(c net.Conn) {
 		}
 		switch msg.Type {
 		case "call":
-			s.call(ctx, w, prefix, msg)
+			s.call(w, prefix, msg)
 		case "cancel":
 			if id := idText(msg.ID); strings.HasPrefix(id, prefix) {
 				s.d.Cancel(msg.ID, protocol.ErrCancelled)
@@ -210,7 +220,7 @@ func (s *Server) serve(c net.Conn) {
 // ends. The id must carry the console's prefix, so two consoles (or the
 // parent) never collide; the origin is the console's, or internal for its
 // status poll.
-func (s *Server) call(ctx context.Context, w *protocol.LineWriter, prefix string, msg clientLine) {
+func (s *Server) call(w *protocol.LineWriter, prefix string, msg clientLine) {
 	resp := protocol.Response{ID: msg.ID}
 	switch {
 	case !strings.HasPrefix(idText(msg.ID), prefix):
@@ -226,7 +236,9 @@ func (s *Server) call(ctx context.Context, w *protocol.LineWriter, prefix string
 	if origin == "" {
 		origin = protocol.OriginConsole
 	}
-	run := s.d.Start(protocol.WithOrigin(ctx, origin), protocol.Request{ID: msg.ID, Tool: msg.Tool, Args: msg.Args})
+	// The call is not tied to the connection: a console that goes away
+	// changes nothing, and its call runs to its end (mc_stop still stops it).
+	run := s.d.Start(protocol.WithOrigin(context.Background(), origin), protocol.Request{ID: msg.ID, Tool: msg.Tool, Args: msg.Args})
 	go func() { w.Write(line{responseLine{"response", run()}}) }()
 }
 
