@@ -232,7 +232,6 @@ func TestWatchSocketRefusesOtherUsers(t *testing.T) {
 	}
 }
 
-
 // TestConsoleWithMCPHTTP runs the console with --mcp-http in a network
 // namespace of its own (the console listens for LAN worlds, which must not
 // touch the machine's network), connects the official Go SDK's client to

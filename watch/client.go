@@ -38,7 +38,7 @@ type Client struct {
 	earlyEvents []protocol.Event
 	earlyCalls  []protocol.CallEvent
 	ended       error
-	done      chan struct{}
+	done        chan struct{}
 }
 
 // Attach connects to the watch socket at path and reads the hello.
