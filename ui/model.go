@@ -204,6 +204,7 @@ func New(opts Options) Model {
 	}
 	m.help.Styles = s.Help
 	m.input.note = opts.Note
+	m.timeline.shared = opts.Attached != ""
 	if opts.Connect != "" {
 		m.focus = focusInput
 	}

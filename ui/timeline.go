@@ -51,6 +51,9 @@ type timelinePane struct {
 	width   int
 	height  int
 	focused bool
+	// shared says other consoles may call through the same dispatcher (an
+	// attached console): console calls this one did not make are marked.
+	shared bool
 
 	calls    []*call
 	selected int
@@ -387,7 +390,7 @@ func (p timelinePane) line(c *call, selected bool, width int, split bool) []stri
 		}
 		parts = append(parts, s.Timeline.Args.Render(truncate(c.ArgsText, budget)))
 	}
-	if c.Origin != "" && (c.Origin != protocol.OriginConsole || !c.own) {
+	if c.Origin != "" && (c.Origin != protocol.OriginConsole || (p.shared && !c.own)) {
 		parts = append(parts, s.Timeline.Origin.Render("["+string(c.Origin)+"]"))
 	}
 	took := s.Timeline.Duration.Render(formatDuration(dur))
