@@ -245,6 +245,9 @@ func (c *Client) read(lr *protocol.LineReader) {
 			}
 			if json.Unmarshal(raw, &l) == nil {
 				r := l.Response
+				if !r.OK && r.Error == "" {
+					r.Error = "the watched blockmate answered this call with neither a result nor an error; this is a blockmate bug, please report it"
+				}
 				c.mu.Lock()
 				ch := c.pending[string(r.ID)]
 				delete(c.pending, string(r.ID))
