@@ -21,16 +21,26 @@ import (
 // time, through every way in, in one run: the sidecar, and `blockmate mcp`
 // over stdio and over Streamable HTTP in both protocol eras. The clients
 // are minimal (raw lines, raw HTTP) so the figures are the server's, not a
-// client library's. Each reports calls/s (from ns/op) and p50/p99 latency.
+// client library's. Each reports calls/s (from ns/op), p50/p99 latency and,
+// on Linux, the CPU time the blockmate process spent per call
+// (cpu-µs/call): on a shared, loaded machine the wall-clock figures swing
+// with everyone else's work, while the CPU a call costs barely moves.
 //
 //	go test -run '^$' -bench ToolRoundTrip -benchtime 3000x .
+//
+// BLOCKMATE_BENCH_BIN names a built blockmate to measure instead of this
+// tree's, so that two builds (before and after a change) can be measured
+// alternately in one sitting, under the same load.
 func BenchmarkToolRoundTrip(b *testing.B) {
-	bin := buildPlain(b)
+	bin := os.Getenv("BLOCKMATE_BENCH_BIN")
+	if bin == "" {
+		bin = buildPlain(b)
+	}
 	b.Run("sidecar", func(b *testing.B) {
-		in, out, stop := startPiped(b, bin, "sidecar", "--log-level", "warn")
+		in, out, pid, stop := startPiped(b, bin, "sidecar", "--log-level", "warn")
 		defer stop()
 		req := []byte(`{"id":"b","tool":"mc_wait","args":{"ms":0}}` + "\n")
-		measure(b, func() {
+		measure(b, pid, func() {
 			if _, err := in.Write(req); err != nil {
 				b.Fatal(err)
 			}
@@ -42,7 +52,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	})
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		b.Run("mcp-stdio-"+era, func(b *testing.B) {
-			in, out, stop := startPiped(b, bin, "mcp", "--log-level", "warn")
+			in, out, pid, stop := startPiped(b, bin, "mcp", "--log-level", "warn")
 			defer stop()
 			if era < "2026" {
 				io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+era+`","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n")
@@ -50,7 +60,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 				io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 			}
 			id := 0
-			measure(b, func() {
+			measure(b, pid, func() {
 				id++
 				if _, err := io.WriteString(in, callLine(id, era)+"\n"); err != nil {
 					b.Fatal(err)
@@ -59,7 +69,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 			})
 		})
 		b.Run("mcp-http-"+era, func(b *testing.B) {
-			url, token := startHTTP(b, bin)
+			url, token, pid := startHTTP(b, bin)
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 			session := ""
 			post := func(body, method string) (*http.Response, []byte) {
@@ -102,7 +112,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 				post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "notifications/initialized")
 			}
 			id := 0
-			measure(b, func() {
+			measure(b, pid, func() {
 				id++
 				_, data := post(callLine(id, era), "tools/call")
 				if !bytes.Contains(data, []byte(fmt.Sprintf(`"id":%d,"result":{`, id))) || bytes.Contains(data, []byte(`"isError":true`)) {
@@ -146,18 +156,19 @@ func readID(b *testing.B, out *bufio.Reader, id int) {
 }
 
 // startPiped runs bin with args on pipes.
-func startPiped(b *testing.B, bin string, args ...string) (io.Writer, *bufio.Reader, func()) {
+func startPiped(b *testing.B, bin string, args ...string) (io.Writer, *bufio.Reader, int, func()) {
 	cmd := exec.Command(bin, args...)
 	in, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	return in, bufio.NewReaderSize(stdout, 1<<16), func() { in.Close(); cmd.Wait() }
+	return in, bufio.NewReaderSize(stdout, 1<<16), cmd.Process.Pid, func() { in.Close(); cmd.Wait() }
 }
 
-// startHTTP runs `bin mcp --http 127.0.0.1:0` and returns its URL and token.
-func startHTTP(b *testing.B, bin string) (url, token string) {
+// startHTTP runs `bin mcp --http 127.0.0.1:0` and returns its URL, token
+// and process id.
+func startHTTP(b *testing.B, bin string) (url, token string, pid int) {
 	cmd := exec.Command(bin, "mcp", "--http", "127.0.0.1:0", "--log-level", "warn")
 	sidecartest.OwnProcessGroup(cmd)
 	stderr, _ := cmd.StderrPipe()
@@ -180,17 +191,18 @@ func startHTTP(b *testing.B, bin string) (url, token string) {
 		b.Fatal("blockmate mcp --http printed no URL or token")
 	}
 	go io.Copy(io.Discard, stderr)
-	return url, token
+	return url, token, cmd.Process.Pid
 }
 
-// measure warms up, then times b.N round trips and reports calls/s and the
-// p50 and p99 latency.
-func measure(b *testing.B, roundTrip func()) {
+// measure warms up, then times b.N round trips and reports calls/s, the
+// p50 and p99 latency, and the CPU time process pid spent per call.
+func measure(b *testing.B, pid int, roundTrip func()) {
 	for range 300 {
 		roundTrip()
 	}
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
+	cpuBefore, cpuOK := processCPU(pid)
 	start := time.Now()
 	for range b.N {
 		t := time.Now()
@@ -198,9 +210,36 @@ func measure(b *testing.B, roundTrip func()) {
 		lat = append(lat, time.Since(t))
 	}
 	elapsed := time.Since(start)
+	cpuAfter, cpuOK2 := processCPU(pid)
 	b.StopTimer()
+	if cpuOK && cpuOK2 {
+		b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/1000/float64(b.N), "cpu-µs/call")
+	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1000, "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1000, "p99-µs")
+}
+
+// processCPU is the CPU time all threads of process pid have run, from
+// Linux's /proc/PID/task/*/schedstat (nanoseconds, unlike the 10 ms ticks
+// of /proc/PID/stat); ok is false elsewhere.
+func processCPU(pid int) (cpu time.Duration, ok bool) {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, false
+	}
+	for _, t := range tasks {
+		raw, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread ended meanwhile
+		}
+		var ns int64
+		if _, err := fmt.Sscan(string(raw), &ns); err != nil {
+			return 0, false
+		}
+		cpu += time.Duration(ns)
+	}
+	return cpu, true
 }
