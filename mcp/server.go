@@ -227,18 +227,15 @@ func (s *Server) dispatch(ctx context.Context, req *sdk.CallToolRequest, preq pr
 			s.mu.Unlock()
 		}()
 	}
-	finished := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			if s.d.Cancel(preq.ID, protocol.ErrCancelled) {
-				s.log.Info("the MCP client cancelled a call", "call", id, "tool", preq.Tool)
-			}
-		case <-finished:
+	// AfterFunc, not a goroutine per call: most calls end long before
+	// anyone cancels them, and a goroutine each is measurable per call.
+	stopWatching := context.AfterFunc(ctx, func() {
+		if s.d.Cancel(preq.ID, protocol.ErrCancelled) {
+			s.log.Info("the MCP client cancelled a call", "call", id, "tool", preq.Tool)
 		}
-	}()
+	})
 	resp := run()
-	close(finished)
+	stopWatching()
 
 	if progressDone != nil {
 		s.mu.Lock()
@@ -338,11 +335,22 @@ func (h *levelShift) WithGroup(name string) slog.Handler {
 
 // ServeStdio serves one MCP session on in and out (a client that started
 // blockmate as its child) until the client closes in or ctx ends. Calls
-// still running then are stopped; each answers as stopped.
+// still running then are stopped; each answers as stopped. Messages go
+// through stdioTransport, which costs far less per call than the SDK's
+// IOTransport (see there).
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	inputEnded := make(chan struct{})
-	reader := &endNotifier{r: in, ended: sync.OnceFunc(func() { close(inputEnded) })}
-	ss, err := s.sdk.Connect(ctx, &sdk.IOTransport{Reader: reader, Writer: nopWriteCloser{out}}, nil)
+	return s.serveStdio(ctx, in, out, 0)
+}
+
+// serveStdio is ServeStdio with a bound on one incoming line (0 means the
+// SDK's default), for tests.
+//
+// When the input ends, the client has finished: the SDK cancels the
+// context of every request it is handling, which stops their calls in the
+// dispatcher (see dispatch), writes nothing more, and ends the session once
+// the handlers have returned.
+func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, maxLine int) error {
+	ss, err := s.sdk.Connect(ctx, &stdioTransport{in: in, out: out, log: s.log, maxLine: maxLine}, nil)
 	if err != nil {
 		return fmt.Errorf("the MCP session could not start: %w", err)
 	}
@@ -351,14 +359,14 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	select {
 	case err = <-ended:
 		return s.sessionError(ctx, err)
-	case <-inputEnded:
 	case <-ctx.Done():
 	}
 	// The SDK closes a session only once its handlers return: stop the
 	// calls first.
 	s.cancelSessionCalls(ss)
 	ss.Close()
-	return s.sessionError(ctx, <-ended)
+	<-ended
+	return nil
 }
 
 func (s *Server) sessionError(ctx context.Context, err error) error {
@@ -367,32 +375,3 @@ func (s *Server) sessionError(ctx context.Context, err error) error {
 	}
 	return nil
 }
-
-// endNotifier calls ended when reading from r fails (end of input, or the
-// pipe broke): the client has gone.
-type endNotifier struct {
-	r     io.Reader
-	ended func()
-}
-
-func (e *endNotifier) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil {
-		e.ended()
-	}
-	return n, err
-}
-
-func (e *endNotifier) Close() error {
-	e.ended()
-	if c, ok := e.r.(io.Closer); ok {
-		return c.Close()
-	}
-	return nil
-}
-
-// nopWriteCloser keeps the SDK from closing stdout: the process writes
-// nothing after the session, but closing fd 1 would let a later open reuse it.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
