@@ -317,6 +317,7 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "blockmate:", err)
 			return 1
 		}
+		reserveGCHeadroom()
 		server := mcp.New(parts.dispatcher, mcp.Options{Version: versionString(), Log: log})
 		defer server.Close()
 		url, stopHTTP, err := listenMCPHTTP(ctx, server, mf, token, log)
