@@ -138,6 +138,10 @@ func TestMCPOverStdioWithTheGoSDK(t *testing.T) {
 				if !sameJSONText(gotHints, wantHints) {
 					t.Errorf("%s (effect %s): annotations %s, want %s", got.Name, want.Effect, gotHints, wantHints)
 				}
+				// Leaving twice leaves once: a client may retry it freely.
+				if got.Name == "mc_leave" && (got.Annotations == nil || !got.Annotations.IdempotentHint) {
+					t.Errorf("mc_leave is not marked idempotent: %s", gotHints)
+				}
 			}
 
 			for _, bad := range []struct {
