@@ -37,8 +37,12 @@ type Client struct {
 	// hello, before the console's pump has started.
 	earlyEvents []protocol.Event
 	earlyCalls  []protocol.CallEvent
-	ended       error
-	done        chan struct{}
+	// replayEvents and replayCalls are the hello's history: what happened
+	// before the console attached.
+	replayEvents []protocol.Event
+	replayCalls  []protocol.CallEvent
+	ended        error
+	done         chan struct{}
 }
 
 // Attach connects to the watch socket at path and reads the hello.
@@ -66,6 +70,16 @@ func Attach(path string) (*Client, error) {
 	}
 	conn.SetReadDeadline(time.Time{})
 	c.prefix, c.version = hello.IDPrefix, hello.Version
+	if h := hello.History; h != nil {
+		for _, l := range h.Events {
+			c.replayEvents = append(c.replayEvents, protocol.Event{Name: l.Name, Payload: l.Payload, Time: l.At})
+		}
+		for _, l := range h.Calls {
+			if l.Type == "call" && l.Phase == phaseFinished {
+				c.replayCalls = append(c.replayCalls, fromCallLine(l))
+			}
+		}
+	}
 	c.catalog = protocol.NewCatalog()
 	for _, t := range hello.Tools {
 		args := make(protocol.Schema, len(t.Args))
@@ -93,6 +107,13 @@ func (c *Client) Version() string { return c.version }
 
 // Catalog is the watched blockmate's catalog.
 func (c *Client) Catalog() *protocol.Catalog { return c.catalog }
+
+// Replay is what happened in the watched blockmate before the console
+// attached, oldest first: its latest events, and its latest finished calls
+// (the calls running then come through Observe, as started).
+func (c *Client) Replay() (events []protocol.Event, calls []protocol.CallEvent) {
+	return c.replayEvents, c.replayCalls
+}
 
 // Done is closed when the watched blockmate has gone.
 func (c *Client) Done() <-chan struct{} { return c.done }

@@ -28,37 +28,177 @@ type ServerOptions struct {
 // console is deemed stuck and dropped; the process never waits longer.
 const writeTimeout = 10 * time.Second
 
-// callQueue bounds the call events waiting for one console.
-const callQueue = 1024
+const (
+	// eventQueue and callQueue bound the events and call events waiting
+	// for one console; when one is full the console loses what comes and
+	// is told how much once it has caught up.
+	eventQueue = 4096
+	callQueue  = 1024
+	// historyEvents and historyCalls bound what a console that attaches
+	// is shown of the time before it: the latest events, and the latest
+	// finished calls (running ones are always shown).
+	historyEvents = 200
+	historyCalls  = 100
+	// historyBytes bounds the history in the hello line: a few calls with
+	// big results (a chat log) could otherwise crowd the line.
+	historyBytes = 1 << 20
+)
 
 // Server serves consoles on a listener until Close.
+//
+// It listens to the dispatcher's events and calls once, for every console:
+// it keeps the latest of them for consoles that attach later, and hands
+// each to every attached console's queue. A console is registered and
+// handed the history under one lock, so what it is told starts exactly
+// where its history ends: nothing twice, nothing missed.
 type Server struct {
 	d    *protocol.Dispatcher
 	l    *Listener
 	opts ServerOptions
 	log  *slog.Logger
 
-	next  atomic.Int64
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
-	done  chan struct{}
+	next atomic.Int64
+	wg   sync.WaitGroup
+	done chan struct{}
+
+	stopListening func()
+
+	mu       sync.Mutex
+	conns    map[net.Conn]struct{}
+	consoles map[*console]struct{}
+	// recentEvents and recentCalls are the history, oldest first.
+	recentEvents []protocol.Event
+	recentCalls  []protocol.CallEvent
+}
+
+// console is what the server holds for one attached console: its queues,
+// and what it lost to them while they were full (guarded by Server.mu).
+type console struct {
+	events        chan protocol.Event
+	calls         chan protocol.CallEvent
+	droppedEvents int64
+	droppedCalls  int64
 }
 
 // Serve accepts consoles on l, each in its own goroutine, until Close.
 func Serve(d *protocol.Dispatcher, l *Listener, opts ServerOptions) *Server {
-	s := &Server{d: d, l: l, opts: opts, log: opts.Log, conns: map[net.Conn]struct{}{}, done: make(chan struct{})}
+	s := &Server{d: d, l: l, opts: opts, log: opts.Log, conns: map[net.Conn]struct{}{}, consoles: map[*console]struct{}{}, done: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.wg.Add(1)
+	events, unsubscribe := d.Events().Subscribe(eventQueue)
+	unobserve := d.Observe(s.observeCall)
+	s.stopListening = func() { unobserve(); unsubscribe() }
+	s.wg.Add(2)
+	go s.feedEvents(events)
 	go s.accept()
 	return s
+}
+
+// feedEvents keeps each event of the bus and hands it to every console.
+func (s *Server) feedEvents(events <-chan protocol.Event) {
+	defer s.wg.Done()
+	for ev := range events {
+		s.mu.Lock()
+		s.recentEvents = appendBounded(s.recentEvents, ev, historyEvents)
+		for c := range s.consoles {
+			select {
+			case c.events <- ev:
+			default:
+				if c.droppedEvents++; c.droppedEvents == 1 {
+					s.log.Warn("a console is behind; dropping events for it (it is told how many)")
+				}
+			}
+		}
+		s.mu.Unlock()
+	}
+}
+
+// observeCall keeps each finished call and hands every call event to every
+// console. The dispatcher calls it synchronously: it never blocks.
+func (s *Server) observeCall(ev protocol.CallEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ev.Phase == protocol.Finished {
+		s.recentCalls = appendBounded(s.recentCalls, ev, historyCalls)
+	}
+	for c := range s.consoles {
+		select {
+		case c.calls <- ev:
+		default:
+			if c.droppedCalls++; c.droppedCalls == 1 {
+				s.log.Warn("a console is behind; dropping call events for it (it is told how many)")
+			}
+		}
+	}
+}
+
+// appendBounded appends v, dropping the oldest beyond max.
+func appendBounded[T any](list []T, v T, max int) []T {
+	if len(list) == max {
+		copy(list, list[1:])
+		list = list[:max-1]
+	}
+	return append(list, v)
+}
+
+// attachConsole registers a console and returns the history it is to be
+// shown first, in one step.
+func (s *Server) attachConsole() (*console, *historyLine) {
+	c := &console{events: make(chan protocol.Event, eventQueue), calls: make(chan protocol.CallEvent, callQueue)}
+	s.mu.Lock()
+	events := append([]protocol.Event(nil), s.recentEvents...)
+	calls := append([]protocol.CallEvent(nil), s.recentCalls...)
+	s.consoles[c] = struct{}{}
+	s.mu.Unlock()
+	return c, newHistory(events, calls)
+}
+
+func (s *Server) detachConsole(c *console) {
+	s.mu.Lock()
+	delete(s.consoles, c)
+	s.mu.Unlock()
+}
+
+// takeDropped returns what c lost of events and of calls since last asked.
+func (s *Server) takeDropped(c *console) (events, calls int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	events, calls = c.droppedEvents, c.droppedCalls
+	c.droppedEvents, c.droppedCalls = 0, 0
+	return events, calls
+}
+
+// newHistory is the hello's history: the events and finished calls as the
+// wire carries them, the oldest left out first when they would make the
+// line longer than historyBytes.
+func newHistory(events []protocol.Event, calls []protocol.CallEvent) *historyLine {
+	h := &historyLine{Events: make([]eventLine, len(events)), Calls: make([]callLine, len(calls))}
+	size := 0
+	for i := len(events) - 1; i >= 0; i-- {
+		ev := events[i]
+		h.Events[i] = eventLine{"event", ev.Name, orEmpty(ev.Payload), ev.Time.UTC()}
+		if size += len(ev.Name) + len(ev.Payload) + 80; size > historyBytes {
+			h.Events = h.Events[i+1:]
+			break
+		}
+	}
+	for i := len(calls) - 1; i >= 0; i-- {
+		l := toCallLine(calls[i])
+		raw, _ := json.Marshal(l)
+		if size += len(raw); size > historyBytes {
+			h.Calls = h.Calls[i+1:]
+			break
+		}
+		h.Calls[i] = l
+	}
+	return h
 }
 
 // Close stops accepting, disconnects every console and removes the socket.
 func (s *Server) Close() {
 	close(s.done)
+	s.stopListening()
 	s.l.Close()
 	s.mu.Lock()
 	for c := range s.conns {
@@ -135,23 +275,11 @@ func (s *Server) serve(c net.Conn) {
 		}
 		specs[i] = toolSpec{t.Name, t.Description, t.Effect, t.UntrustedText, t.Idempotent, t.LocalOnly, args}
 	}
-	// Observe first, then list what runs: a call that starts in between is
-	// told twice (the console ignores the second), never missed.
-	events, unsubscribe := s.d.Events().Subscribe(4096)
-	defer unsubscribe()
-	calls := make(chan protocol.CallEvent, callQueue)
-	var droppedCalls atomic.Int64
-	unobserve := s.d.Observe(func(ev protocol.CallEvent) {
-		select {
-		case calls <- ev:
-		default:
-			if droppedCalls.Add(1) == 1 {
-				log.Warn("a console is behind; dropping call events for it")
-			}
-		}
-	})
-	defer unobserve()
-	if !w.Write(line{helloLine{"hello", s.opts.Version, prefix, specs}}) {
+	// Register first, then list what runs: a call that starts in between
+	// is told twice (the console ignores the second), never missed.
+	con, history := s.attachConsole()
+	defer s.detachConsole(con)
+	if !w.Write(line{helloLine{"hello", s.opts.Version, prefix, specs, history}}) {
 		return
 	}
 	// Calls already running show in the console as running, wherever they
@@ -163,9 +291,11 @@ func (s *Server) serve(c net.Conn) {
 		w.Write(line{toCallLine(protocol.CallEvent{Phase: protocol.Started, ID: r.RawID, Tool: r.Tool, Args: r.Args, Origin: r.Origin, Started: r.Started})})
 	}
 
-	// Events and call events go out through one goroutine with bounded
-	// queues: a console that reads slowly loses lines (the bus says how
-	// many events), and the process never waits for it.
+	// Events and call events go out through one goroutine from the
+	// console's bounded queues: a console that reads slowly loses lines,
+	// and the process never waits for it. Once a queue has drained, the
+	// console is told what it lost: events as the bus tells its own
+	// readers (mc_events_dropped), calls as mc_call_events_dropped.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -176,13 +306,22 @@ func (s *Server) serve(c net.Conn) {
 			case <-w.Broken():
 				c.Close()
 				return
-			case ev, ok := <-events:
-				if !ok {
-					return
-				}
+			case ev := <-con.events:
 				w.Write(line{eventLine{"event", ev.Name, orEmpty(ev.Payload), ev.Time.UTC()}})
-			case ev := <-calls:
+			case ev := <-con.calls:
 				w.Write(line{toCallLine(ev)})
+			}
+			if len(con.events) > 0 || len(con.calls) > 0 {
+				continue
+			}
+			events, calls := s.takeDropped(con)
+			if events > 0 {
+				ev := protocol.DroppedEvent(events, time.Now())
+				w.Write(line{eventLine{"event", ev.Name, ev.Payload, ev.Time.UTC()}})
+			}
+			if calls > 0 {
+				ev := protocol.CallEventsDroppedEvent(calls, time.Now())
+				w.Write(line{eventLine{"event", ev.Name, ev.Payload, ev.Time.UTC()}})
 			}
 		}
 	}()

@@ -3,11 +3,13 @@
 package watch_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -244,5 +246,126 @@ func TestParentGoing(t *testing.T) {
 	resp := c.Call(ctx, protocol.Request{ID: json.RawMessage(`"` + c.IDPrefix() + `c1"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage("0")}})
 	if resp.OK || !strings.Contains(resp.Error, "has ended") {
 		t.Errorf("a call after the end: %+v", resp)
+	}
+}
+
+// TestAttachSeesHistory: a console that attaches mid-session is shown what
+// came before (the latest events, the latest finished calls, oldest first)
+// and what runs, and then everything after, each thing once.
+func TestAttachSeesHistory(t *testing.T) {
+	d, path := setup(t)
+	ctx := ctxFor(t)
+	// Events go through the server's listener: wait until one has been
+	// kept, so the history is not still on its way.
+	for i := range 250 {
+		d.Events().Emit("mc_player_chat", "", map[string]any{"username": "alex", "message": "line " + strconv.Itoa(i)})
+	}
+	for i := range 3 {
+		if r := d.Call(protocol.WithOrigin(ctx, protocol.OriginSidecar), protocol.Request{ID: json.RawMessage(`"old` + strconv.Itoa(i) + `"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage("0")}}); !r.OK {
+			t.Fatal(r.Error)
+		}
+	}
+	d.Call(protocol.WithOrigin(ctx, protocol.OriginInternal), protocol.Request{ID: json.RawMessage(`"hidden"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage("0")}})
+	started := make(chan struct{}, 1)
+	stopObserving := d.Observe(func(ev protocol.CallEvent) {
+		if ev.Phase == protocol.Started && string(ev.ID) == `"running"` {
+			started <- struct{}{}
+		}
+	})
+	defer stopObserving()
+	go d.Call(protocol.WithOrigin(ctx, protocol.OriginSidecar), protocol.Request{ID: json.RawMessage(`"running"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage("600000")}})
+	<-started
+	// The last chat line is the marker that the server's listener has
+	// taken everything before it.
+	d.Events().Emit("mc_player_chat", "", map[string]any{"username": "alex", "message": "marker"})
+	var c *watch.Client
+	for {
+		c = attach(t, path)
+		if evs, _ := c.Replay(); len(evs) > 0 && strings.Contains(string(evs[len(evs)-1].Payload), "marker") {
+			break
+		}
+		c.Close()
+	}
+
+	events, calls := c.Replay()
+	if len(events) != 200 {
+		t.Fatalf("history of %d events, want the latest 200", len(events))
+	}
+	if !strings.Contains(string(events[0].Payload), `"line 51"`) || events[0].Time.IsZero() {
+		t.Errorf("the oldest event kept is %s at %v, want line 51", events[0].Payload, events[0].Time)
+	}
+	var ids []string
+	for _, ev := range calls {
+		if ev.Phase != protocol.Finished || !ev.Response.OK || ev.Origin != protocol.OriginSidecar {
+			t.Errorf("history call %s: %+v", ev.ID, ev)
+		}
+		ids = append(ids, string(ev.ID))
+	}
+	if strings.Join(ids, " ") != `"old0" "old1" "old2"` {
+		t.Errorf("history calls %v, want old0 old1 old2 (internal calls hidden, running ones not finished)", ids)
+	}
+
+	observed := make(chan protocol.CallEvent, 16)
+	c.Observe(func(ev protocol.CallEvent) { observed <- ev })
+	if ev := <-observed; ev.Phase != protocol.Started || string(ev.ID) != `"running"` {
+		t.Errorf("first call event after attaching: %s %v, want the running call as started", ev.ID, ev.Phase)
+	}
+	live, _ := c.Subscribe(16)
+	d.Events().Emit("mc_player_chat", "", map[string]any{"username": "alex", "message": "after"})
+	if ev := <-live; !strings.Contains(string(ev.Payload), `"after"`) {
+		t.Errorf("the first live event is %s, want the one after attaching (history is not repeated)", ev.Payload)
+	}
+}
+
+// TestSlowConsoleIsToldWhatItLost: a console that stops reading loses
+// events and call events rather than hold up the process, and once it
+// reads again it is told how many of each it lost.
+func TestSlowConsoleIsToldWhatItLost(t *testing.T) {
+	d, path := setup(t)
+	ctx := ctxFor(t)
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte(`{"type":"attach","token":""}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReaderSize(conn, 8<<20)
+	if hello, err := r.ReadString('\n'); err != nil || !strings.HasPrefix(hello, `{"type":"hello"`) {
+		t.Fatalf("hello: %q %v", hello, err)
+	}
+	// Not reading: the socket's buffer fills, then the console's queues.
+	// (Within the 10 s a console may take to read one line, or it is
+	// dropped: this takes well under one.)
+	for i := range 6000 {
+		d.Events().Emit("mc_player_chat", "", map[string]any{"username": "alex", "message": strings.Repeat("x", 200)})
+		if i < 2000 {
+			d.Call(ctx, protocol.Request{ID: json.RawMessage(strconv.Itoa(i + 1)), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage("0")}})
+		}
+	}
+	var lostEvents, lostCalls int
+	for lostEvents == 0 || lostCalls == 0 {
+		raw, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading: %v (lost events told: %d, calls: %d)", err, lostEvents, lostCalls)
+		}
+		var l struct {
+			Type    string `json:"type"`
+			Name    string `json:"name"`
+			Payload struct {
+				Count int `json:"count"`
+			} `json:"payload"`
+		}
+		json.Unmarshal([]byte(raw), &l)
+		switch {
+		case l.Type == "event" && l.Name == "mc_events_dropped":
+			lostEvents += l.Payload.Count
+		case l.Type == "event" && l.Name == protocol.CallEventsDropped:
+			lostCalls += l.Payload.Count
+		}
+	}
+	if lostEvents <= 0 || lostEvents > 6000 || lostCalls <= 0 || lostCalls > 4000 {
+		t.Errorf("told of %d lost events and %d lost call events", lostEvents, lostCalls)
 	}
 }

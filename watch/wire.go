@@ -14,16 +14,22 @@
 //
 // JSON Lines, one object per line, its "type" first. The process writes:
 //
-//	{"type":"hello","version":"…","id_prefix":"w1-","tools":[{"name":…,"description":…,"effect":…,"untrusted_text":…,"idempotent":…,"local_only":…,"args":[{"Name":…,"Kind":…,…}]}]}
+//	{"type":"hello","version":"…","id_prefix":"w1-","tools":[{"name":…,"description":…,"effect":…,"untrusted_text":…,"idempotent":…,"local_only":…,"args":[{"Name":…,"Kind":…,…}]}],"history":{"events":[{"type":"event",…}],"calls":[{"type":"call","phase":"finished",…}]}}
 //	{"type":"event","name":"mc_player_chat","payload":{…},"at":"2026-…Z"}
 //	{"type":"call","phase":"started","id":"c1","tool":"mc_wait","args":{"ms":500},"origin":"sidecar","started":"…"}
 //	{"type":"call","phase":"finished","id":"c1","tool":"mc_wait","args":{…},"origin":"sidecar","started":"…","duration_ns":500123456,"response":{"id":"c1","ok":true,"result":{…}}}
 //	{"type":"response","response":{"id":"w1-c3","ok":false,"error":"…"}}
 //
-// hello comes first, once; event is an event exactly as the sidecar pushes
-// it, with its time; call is a call of any transport starting or finishing
-// (the sidecar's own, an MCP client's, another console's); response
-// answers a call this console made. The console writes:
+// hello comes first, once, with the history: the latest events (up to 200)
+// and finished calls (up to 100) from before the console attached, oldest
+// first, so a console that attaches mid-session has context; then the
+// calls running at that moment, as started. event is an event exactly as
+// the sidecar pushes it, with its time; call is a call of any transport
+// starting or finishing (the sidecar's own, an MCP client's, another
+// console's); response answers a call this console made. A console that
+// reads too slowly loses lines and is then told how many: events by an
+// mc_events_dropped event, calls by an mc_call_events_dropped event
+// (protocol.CallEventsDropped). The console writes:
 //
 //	{"type":"attach","token":""}
 //	{"type":"call","id":"w1-c3","tool":"mc_stop","args":{},"origin":"console"}
@@ -59,10 +65,17 @@ type toolSpec struct {
 type argFields protocol.Arg
 
 type helloLine struct {
-	Type     string     `json:"type"`
-	Version  string     `json:"version"`
-	IDPrefix string     `json:"id_prefix"`
-	Tools    []toolSpec `json:"tools"`
+	Type     string       `json:"type"`
+	Version  string       `json:"version"`
+	IDPrefix string       `json:"id_prefix"`
+	Tools    []toolSpec   `json:"tools"`
+	History  *historyLine `json:"history,omitempty"`
+}
+
+// historyLine is what happened before the console attached, oldest first.
+type historyLine struct {
+	Events []eventLine `json:"events"`
+	Calls  []callLine  `json:"calls"`
 }
 
 type eventLine struct {
