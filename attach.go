@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 	"github.com/blockmate/blockmate/ui"
@@ -78,12 +82,33 @@ func runAttach(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.Backend, opts.Attached, opts.IDPrefix = client, path, client.IDPrefix()
-	opts.Note = "Attached to " + path + ": its calls and events show here, and ctrl+x stops what it runs. Quitting only detaches."
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The bot there may have joined under another name than this console's
+	// default: its own lines (from its mc_say calls) are shown under it.
+	if name := watchedBotName(ctx, client); name != "" {
+		opts.Username = name
+	}
+	opts.Note = "Attached to " + path + ": its calls and events show here, and ctrl+x stops what it runs. Quitting only detaches."
+	if events, calls := client.Replay(); len(events)+len(calls) > 0 {
+		opts.Note = fmt.Sprintf("Attached to %s: its latest %d events and %d calls from before are shown, then everything as it happens; ctrl+x stops what it runs. Quitting only detaches.", path, len(events), len(calls))
+	}
 	if err := ui.Run(ctx, opts, os.Stdin, stdout); err != nil {
 		fmt.Fprintln(stderr, "blockmate: the console stopped:", err)
 		return 1
 	}
 	return 0
+}
+
+// watchedBotName asks the watched blockmate which name its bot is in a
+// world with; empty when it is in none or does not say.
+func watchedBotName(ctx context.Context, client *watch.Client) string {
+	ctx, cancel := context.WithTimeout(protocol.WithOrigin(ctx, protocol.OriginInternal), 5*time.Second)
+	defer cancel()
+	resp := client.Call(ctx, protocol.Request{ID: json.RawMessage(strconv.Quote(client.IDPrefix() + "console-name")), Tool: "mc_status"})
+	var st bot.Status
+	if !resp.OK || json.Unmarshal(resp.Result, &st) != nil {
+		return ""
+	}
+	return st.Username
 }

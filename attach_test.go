@@ -127,8 +127,12 @@ func TestAttachToADrivenSidecar(t *testing.T) {
 	}
 	first.waitFor(ctx, "the progress event", "of 600000")
 
+	// The second console attaches mid-session: it is shown what came
+	// before (the program's first call, finished, and the progress so
+	// far) as well as what runs.
 	second := startTmuxConsole(t, bin, "attach", sock)
 	second.waitFor(ctx, "the second console's view of the running call", "prog-long mc_wait ms=600000 [sidecar]")
+	second.waitFor(ctx, "what came before the second console attached", "t1 mc_wait ms=0 [sidecar]", "of 600000")
 
 	// The stop key in the first console stops the program's call.
 	first.run("send-keys", "-t", "console", "C-x")

@@ -24,6 +24,14 @@ type Backend interface {
 	Observe(fn func(protocol.CallEvent)) (cancel func())
 }
 
+// Replayer is a Backend that can tell what happened before the console
+// opened on it (a blockmate the console attached to mid-session): its
+// latest events and finished calls, each oldest first. The console shows
+// them before anything live.
+type Replayer interface {
+	Replay() (events []protocol.Event, calls []protocol.CallEvent)
+}
+
 // Local is the Backend of a console in the same process as its dispatcher.
 func Local(d *protocol.Dispatcher) Backend { return localBackend{d} }
 

@@ -205,6 +205,10 @@ func New(opts Options) Model {
 	m.help.Styles = s.Help
 	m.input.note = opts.Note
 	m.timeline.shared = opts.Attached != ""
+	m.worlds.attached = opts.Attached
+	if r, ok := backend.(Replayer); ok {
+		m.replay(r.Replay())
+	}
 	if opts.Connect != "" {
 		m.focus = focusInput
 	}
@@ -395,12 +399,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(refresh, tea.Tick(statusEvery, func(time.Time) tea.Msg { return statusTickMsg{} }))
 	case discoverMsg:
-		m.worlds.setDiscovery(msg.Found, msg.Reason)
-		for _, w := range msg.Worlds {
-			raw, _ := json.Marshal(w)
-			m.worlds.applyEvent("mc_lan_world_found", raw)
-			m.announced[w.addr()] = true
-		}
+		m.applyDiscovery(msg)
 		return m, nil
 	case leftMsg:
 		return m, tea.Quit
@@ -611,11 +610,58 @@ func (m *Model) sayFinished(c *call) {
 	m.events.add([]protocol.Event{{Name: ownChatEvent, Payload: payload, Time: at}}, 0)
 }
 
+// applyDiscovery lists the worlds an mc_discover_lan found, and passes on
+// a failure of discovery itself.
+func (m *Model) applyDiscovery(d discoverMsg) {
+	m.worlds.setDiscovery(d.Found, d.Reason)
+	for _, w := range d.Worlds {
+		raw, _ := json.Marshal(w)
+		m.worlds.applyEvent("mc_lan_world_found", raw)
+		if len(m.announced) < 256 {
+			m.announced[w.addr()] = true
+		}
+	}
+}
+
+// discoveryResult reads an mc_discover_lan result.
+func discoveryResult(raw json.RawMessage) discoverMsg {
+	var out struct {
+		Found  int     `json:"found"`
+		Worlds []world `json:"worlds"`
+		Reason string  `json:"reason"`
+	}
+	_ = json.Unmarshal(raw, &out)
+	return discoverMsg{Found: out.Found, Reason: out.Reason, Worlds: out.Worlds}
+}
+
+// replay shows what happened before the console opened, in the order it
+// happened: events and finished calls interleaved by time, so the bot's
+// own lines (from its mc_say calls) sit among the chat they answered.
+func (m *Model) replay(events []protocol.Event, calls []protocol.CallEvent) {
+	for len(events) > 0 || len(calls) > 0 {
+		if len(calls) == 0 || (len(events) > 0 && !events[0].Time.After(calls[0].Started.Add(calls[0].Duration))) {
+			m.applyBatch(batchMsg{Events: events[:1]})
+			events = events[1:]
+			continue
+		}
+		m.applyBatch(batchMsg{Calls: calls[:1]})
+		calls = calls[1:]
+	}
+}
+
 // applyBatch hands a pump batch to the panes that own its data.
 func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	shown := b.Events[:0:0]
 	for _, e := range b.Events {
+		if e.Name == protocol.CallEventsDropped {
+			var lost struct {
+				Count int `json:"count"`
+			}
+			if json.Unmarshal(e.Payload, &lost) == nil && lost.Count > 0 {
+				m.timeline.dropped += lost.Count
+			}
+		}
 		if e.Name == "mc_lan_world_found" || e.Name == "mc_lan_world_lost" {
 			m.worlds.applyEvent(e.Name, e.Payload)
 			// The watcher says found again whenever a world's status
@@ -644,6 +690,12 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 			cmds = append(cmds, m.timeline.observeStart(ev))
 		case protocol.Finished:
 			m.sayFinished(m.timeline.observeFinish(ev))
+			// Worlds found by a discovery someone else asked for (the
+			// program driving an attached blockmate, a console's typed
+			// mc_discover_lan) are worlds this console can show too.
+			if ev.Tool == "mc_discover_lan" && ev.Response.OK {
+				m.applyDiscovery(discoveryResult(ev.Response.Result))
+			}
 		}
 	}
 	m.timeline.dropped += b.DroppedCalls
@@ -728,15 +780,10 @@ func (m Model) discoverCmd() tea.Cmd {
 	return func() tea.Msg {
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginInternal),
 			protocol.Request{ID: id, Tool: "mc_discover_lan"})
-		var out struct {
-			Found  int     `json:"found"`
-			Worlds []world `json:"worlds"`
-			Reason string  `json:"reason"`
+		if !resp.OK {
+			return discoverMsg{}
 		}
-		if resp.OK {
-			_ = json.Unmarshal(resp.Result, &out)
-		}
-		return discoverMsg{Found: out.Found, Reason: out.Reason, Worlds: out.Worlds}
+		return discoveryResult(resp.Result)
 	}
 }
 
