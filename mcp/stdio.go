@@ -27,10 +27,11 @@ import (
 // buffer on every decode, however short the message: about 100 KB of
 // garbage per tool call before the server has looked at it, which the
 // garbage collector then pays for. This transport reads lines into one
-// reused buffer (protocol.LineReader, as the sidecar does), decodes the
-// JSON-RPC envelope once with encoding/json into exact-case keys (the SDK
-// matches case-sensitively too, so "Method" is not "method"), and writes
-// through one reused buffer.
+// reused buffer (protocol.LineReader, as the sidecar does), reads the
+// JSON-RPC envelope in place after one validation pass (decodeMessage,
+// keys in exact case as the SDK matches them), and writes each line
+// through one reused buffer, copying a result the SDK has just encoded
+// rather than encoding it again (appendMessage).
 //
 // It also differs from the SDK's in what a bad line costs: the SDK's
 // transport ends the session on a line it cannot decode; this one answers
