@@ -37,36 +37,48 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 		bin = buildPlain(b)
 	}
 	b.Run("sidecar", func(b *testing.B) {
-		in, out, pid, stop := startPiped(b, bin, "sidecar", "--log-level", "warn")
-		defer stop()
-		req := []byte(`{"id":"b","tool":"mc_wait","args":{"ms":0}}` + "\n")
-		measure(b, pid, func() {
-			if _, err := in.Write(req); err != nil {
-				b.Fatal(err)
+		roundTrip, pid := sidecarRoundTrip(b, bin)
+		measure(b, pid, roundTrip)
+	})
+	// paired-stdio alternates a sidecar call and an MCP call of each era,
+	// so that all three meet the same moments of the machine's load: on a
+	// shared machine this is the fair comparison of their latencies.
+	b.Run("paired-stdio", func(b *testing.B) {
+		names := []string{"sidecar", "mcp-2025", "mcp-2026"}
+		sidecar, _ := sidecarRoundTrip(b, bin)
+		mcp2025, _ := stdioRoundTrip(b, bin, "2025-11-25")
+		mcp2026, _ := stdioRoundTrip(b, bin, "2026-07-28")
+		trips := []func(){sidecar, mcp2025, mcp2026}
+		for range 300 {
+			for _, trip := range trips {
+				trip()
 			}
-			line, err := out.ReadSlice('\n')
-			if err != nil || !bytes.HasPrefix(line, []byte(`{"id":"b","ok":true`)) {
-				b.Fatalf("%q %v", line, err)
+		}
+		lat := make([][]time.Duration, len(trips))
+		b.ResetTimer()
+		for range b.N {
+			for i, trip := range trips {
+				t := time.Now()
+				trip()
+				lat[i] = append(lat[i], time.Since(t))
 			}
-		})
+		}
+		b.StopTimer()
+		var p50, p99 []float64
+		for i, l := range lat {
+			sort.Slice(l, func(a, b int) bool { return l[a] < l[b] })
+			p50 = append(p50, float64(l[len(l)/2].Nanoseconds())/1000)
+			p99 = append(p99, float64(l[len(l)*99/100].Nanoseconds())/1000)
+			b.ReportMetric(p50[i], "p50-µs-"+names[i])
+			b.ReportMetric(p99[i], "p99-µs-"+names[i])
+		}
+		b.ReportMetric(p99[1]/p99[0], "p99-x-2025")
+		b.ReportMetric(p99[2]/p99[0], "p99-x-2026")
 	})
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		b.Run("mcp-stdio-"+era, func(b *testing.B) {
-			in, out, pid, stop := startPiped(b, bin, "mcp", "--log-level", "warn")
-			defer stop()
-			if era < "2026" {
-				io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+era+`","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n")
-				readID(b, out, 0)
-				io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-			}
-			id := 0
-			measure(b, pid, func() {
-				id++
-				if _, err := io.WriteString(in, callLine(id, era)+"\n"); err != nil {
-					b.Fatal(err)
-				}
-				readID(b, out, id)
-			})
+			roundTrip, pid := stdioRoundTrip(b, bin, era)
+			measure(b, pid, roundTrip)
 		})
 		b.Run("mcp-http-"+era, func(b *testing.B) {
 			url, token, pid := startHTTP(b, bin)
@@ -123,6 +135,43 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 			client.CloseIdleConnections()
 		})
 	}
+}
+
+// sidecarRoundTrip starts `bin sidecar` and returns one mc_wait ms=0 round
+// trip through it, and its process id.
+func sidecarRoundTrip(b *testing.B, bin string) (func(), int) {
+	in, out, pid, stop := startPiped(b, bin, "sidecar", "--log-level", "warn")
+	b.Cleanup(stop)
+	req := []byte(`{"id":"b","tool":"mc_wait","args":{"ms":0}}` + "\n")
+	return func() {
+		if _, err := in.Write(req); err != nil {
+			b.Fatal(err)
+		}
+		line, err := out.ReadSlice('\n')
+		if err != nil || !bytes.HasPrefix(line, []byte(`{"id":"b","ok":true`)) {
+			b.Fatalf("%q %v", line, err)
+		}
+	}, pid
+}
+
+// stdioRoundTrip starts `bin mcp` on stdio, speaks era's handshake, and
+// returns one mc_wait ms=0 round trip through it, and its process id.
+func stdioRoundTrip(b *testing.B, bin, era string) (func(), int) {
+	in, out, pid, stop := startPiped(b, bin, "mcp", "--log-level", "warn")
+	b.Cleanup(stop)
+	if era < "2026" {
+		io.WriteString(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+era+`","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n")
+		readID(b, out, 0)
+		io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	}
+	id := 0
+	return func() {
+		id++
+		if _, err := io.WriteString(in, callLine(id, era)+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		readID(b, out, id)
+	}, pid
 }
 
 // callLine is a tools/call of mc_wait ms=0 in era's form: 2026-07-28
