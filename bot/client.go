@@ -208,9 +208,10 @@ func (c *Client) watch(s *session) {
 	c.lastEnd = &lastEnd{endReason: s.end, at: time.Now(), host: s.host, port: s.port, leftOnPurp: onPurpose}
 	c.mu.Unlock()
 	c.emit("mc_disconnected", "", struct {
-		Reason   string `json:"reason"`
-		NextStep string `json:"next_step"`
-	}{s.end.Reason, s.end.NextStep})
+		Reason    string `json:"reason"`
+		NextStep  string `json:"next_step"`
+		Untrusted bool   `json:"untrusted,omitempty"` // the reason quotes the server's kick message
+	}{s.end.Reason, s.end.NextStep, s.end.Kicked})
 }
 
 // errNotConnected is what every in-world tool says when the bot is in no

@@ -20,6 +20,7 @@ import (
 	"github.com/blockmate/blockmate/bot/chat"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // keepAliveTimeout is how long the bot waits without hearing a keep-alive
@@ -1304,33 +1305,9 @@ func (s *session) setPhase(p string) {
 }
 
 // cleanChat removes from chat text what could act on a terminal or
-// reorder text for a reader: C0 and C1 control characters other than
-// newline and tab (ESC starts terminal sequences) and the bidirectional
-// overrides and isolates (U+202A-U+202E, U+2066-U+2069). Everything else
-// is kept as the server sent it.
-func cleanChat(s string) string {
-	if strings.IndexFunc(s, unsafeRune) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if unsafeRune(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-func unsafeRune(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20 || (r >= 0x7f && r < 0xa0):
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
+// reorder or hide text for a reader, keeping line breaks: the rules are
+// untrusted.Text's, the one sanitiser.
+func cleanChat(s string) string { return untrusted.Text(s) }
 
 // ---- sending ----
 
@@ -1362,8 +1339,9 @@ func (s *session) respawn() error {
 // kickEnd is the end of a session the server ended with reason: what
 // says what happened, e.g. "the server disconnected the bot".
 func kickEnd(what, reason string) *errEnd {
+	reason = cleanChat(reason) // a server operator wrote it
 	if strings.TrimSpace(reason) == "" {
-		return &errEnd{endReason{Reason: what + " without giving a reason", NextStep: nextStepForKick(""), Kicked: true}}
+		return &errEnd{endReason{Reason: what + " without giving a reason", NextStep: nextStepForKick("")}}
 	}
 	return &errEnd{endReason{Reason: what + ": " + reason, NextStep: nextStepForKick(reason), Kicked: true}}
 }

@@ -345,7 +345,7 @@ func TestChatIsMarkedAndCleaned(t *testing.T) {
 		}
 	})
 	callN(t, w.d, "mc_command", `{"command":"chat"}`)
-	if got := jsonOf(w.rec.wait(t, "mc_player_chat")); !strings.HasPrefix(got, `{"username":"alex","message":"hi [2Jthere!\tok"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
+	if got := jsonOf(w.rec.wait(t, "mc_player_chat")); !strings.HasPrefix(got, `{"username":"alex","message":"hi there!\tok"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
 		t.Errorf("mc_player_chat = %s", got)
 	}
 	if got := jsonOf(w.rec.wait(t, "mc_system_chat")); !strings.HasPrefix(got, `{"message":"Server restarts soon"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
