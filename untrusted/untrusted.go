@@ -107,10 +107,10 @@ func plain(s string, oneLine bool) bool {
 type last int
 
 const (
-	lastNone      last = iota // nothing yet, or a line break
-	lastVisible               // a character that shows (a mark counts)
-	lastJoiner                // U+200C or U+200D
-	lastSelector              // U+FE0E or U+FE0F
+	lastNone     last = iota // nothing yet, or a line break
+	lastVisible              // a character that shows (a mark counts)
+	lastJoiner               // U+200C or U+200D
+	lastSelector             // U+FE0E or U+FE0F
 )
 
 func clean(s string, oneLine bool) string {
