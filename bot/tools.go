@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -125,7 +126,7 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 			"The port is required: get it from mc_discover_lan or from the player (the game prints it in chat after Open to LAN). The bot joins 1.21 to 1.21.4.",
 		Args: protocol.Schema{
 			protocol.Str("host", "the world's address; 127.0.0.1 when the game runs on this computer. It may carry the port (127.0.0.1:51234, [::1]:51234)").Def("127.0.0.1").Len(1, 261),
-			protocol.Int("port", "the world's port, from mc_discover_lan or the player's chat after Open to LAN", 1, 65535),
+			lan.PortArg("the world's port, from mc_discover_lan or the player's chat after Open to LAN"),
 			protocol.Str("username", "the bot's name in the world: 3 to 16 characters, each a letter A-Z or a-z, a digit or _").Def(DefaultUsername).Len(3, 16),
 		},
 		Effect: protocol.Write,
@@ -141,12 +142,9 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 			if a.Has("port") {
 				port = a.Int("port")
 			}
-			host, port, err := splitHost(a.String("host"), port)
+			host, port, err := lan.SplitHost(a.String("host"), port)
 			if err != nil {
 				return nil, err
-			}
-			if port == 0 {
-				return nil, errors.New("invalid or missing port — run mc_discover_lan first, or ask the user for the port from Minecraft chat")
 			}
 			name := a.String("username")
 			if err := ValidUsername(name); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -416,37 +417,9 @@ func TestLeaveCancelsJoin(t *testing.T) {
 	}
 }
 
-func TestSplitHost(t *testing.T) {
-	for _, tc := range []struct {
-		host     string
-		port     int
-		wantHost string
-		wantPort int
-		err      string
-	}{
-		{"127.0.0.1", 25565, "127.0.0.1", 25565, ""},
-		{"127.0.0.1:25570", 0, "127.0.0.1", 25570, ""},
-		{"127.0.0.1:25570", 25570, "127.0.0.1", 25570, ""},
-		{"127.0.0.1:25570", 25571, "", 0, `host "127.0.0.1:25570" says port 25570 but port says 25571: give the port once, in port`},
-		{"[::1]:25570", 0, "::1", 25570, ""},
-		{"[::1]", 25565, "::1", 25565, ""},
-		{"::1", 25565, "::1", 25565, ""},
-		{"fe80::1%eth0", 25565, "fe80::1%eth0", 25565, ""},
-		{"localhost:x", 25565, "", 0, `the port in host "localhost:x" is not a number from 1 to 65535: give the port Minecraft printed after Open to LAN`},
-		{":25565", 0, "", 0, `host ":25565" names no computer: give a name or IP address, e.g. 127.0.0.1`},
-	} {
-		h, p, err := splitHost(tc.host, tc.port)
-		if tc.err != "" {
-			if err == nil || err.Error() != tc.err {
-				t.Errorf("%q %d: err %v, want %q", tc.host, tc.port, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || h != tc.wantHost || p != tc.wantPort {
-			t.Errorf("%q %d = %q %d %v", tc.host, tc.port, h, p, err)
-		}
-	}
-
+// TestJoinHostAndPort: mc_join reads host and port with lan.SplitHost (its
+// rules are tested in lan); the port refusals end with the recovery sentence.
+func TestJoinHostAndPort(t *testing.T) {
 	c := protocol.NewCatalog()
 	d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
 	RegisterTools(c, d)
@@ -455,6 +428,11 @@ func TestSplitHost(t *testing.T) {
 	}
 	if r := callN(t, d, "mc_join", `{"host":"127.0.0.1:1"}`); r.OK || strings.Contains(r.Error, "missing port") || strings.Contains(r.Error, "[127.0.0.1:1]") {
 		t.Errorf("mc_join with the port in host: %+v", r)
+	}
+	for _, args := range []string{`{}`, `{"port":0}`, `{"port":70000}`, `{"port":"51234"}`, `{"host":"127.0.0.1:x"}`} {
+		if r := callN(t, d, "mc_join", args); r.OK || !strings.HasSuffix(r.Error, " — "+lan.PortRecovery) {
+			t.Errorf("mc_join %s: %+v, want a refusal ending with the recovery sentence", args, r)
+		}
 	}
 }
 
