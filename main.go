@@ -217,6 +217,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // descriptions keep "&", "<" and ">" as written
 	if err := enc.Encode(out); err != nil {
 		fmt.Fprintln(stderr, "blockmate:", err)
 		return 1

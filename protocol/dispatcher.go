@@ -68,8 +68,7 @@ func (r Response) MarshalJSON() ([]byte, error) {
 		}
 	} else {
 		b.WriteString(`,"ok":false,"error":`)
-		msg, _ := json.Marshal(r.Error)
-		b.Write(msg)
+		b.Write(quote(r.Error))
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -395,7 +394,7 @@ func marshalResult(result any) (json.RawMessage, error) {
 	if raw, ok := result.(json.RawMessage); ok {
 		return raw, nil
 	}
-	return json.Marshal(result)
+	return Marshal(result)
 }
 
 // describeError turns a tool's error into the sentence the caller reads. A

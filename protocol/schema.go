@@ -111,8 +111,7 @@ func (s Schema) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		name, _ := json.Marshal(a.Name)
-		b.Write(name)
+		b.Write(quote(a.Name))
 		b.WriteByte(':')
 		prop, err := a.MarshalJSON()
 		if err != nil {
@@ -125,7 +124,7 @@ func (s Schema) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteString(`}`)
 	if len(required) > 0 {
-		req, _ := json.Marshal(required)
+		req, _ := Marshal(required)
 		b.WriteString(`,"required":`)
 		b.Write(req)
 	}
@@ -145,7 +144,7 @@ func (a Arg) MarshalJSON() ([]byte, error) {
 		Enum        []string `json:"enum,omitempty"`
 		Default     any      `json:"default,omitempty"`
 	}
-	return json.Marshal(prop{a.Kind, a.Description, a.Min, a.Max, a.MinLength, a.MaxLength, a.Enum, a.Default})
+	return Marshal(prop{a.Kind, a.Description, a.Min, a.Max, a.MinLength, a.MaxLength, a.Enum, a.Default})
 }
 
 // Expect says in words what the argument accepts, for error messages and help.
@@ -226,7 +225,7 @@ func (s Schema) Validate(tool string, raw map[string]json.RawMessage) (Args, err
 				return nil, &ArgError{tool, a.Name, fmt.Sprintf("%s is required: %s", a.Name, a.Expect()) + describe(a) + recovery(a)}
 			}
 			if a.Default != nil {
-				d, err := json.Marshal(a.Default)
+				d, err := Marshal(a.Default)
 				if err != nil {
 					return nil, fmt.Errorf("default of %s.%s: %w", tool, a.Name, err)
 				}
