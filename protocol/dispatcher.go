@@ -124,9 +124,35 @@ type CallEvent struct {
 // RunningCall is a call in flight (or a background task a call started), as
 // mc_status and mc_stop report it.
 type RunningCall struct {
-	ID      string    `json:"id"`
-	Tool    string    `json:"tool"`
-	Started time.Time `json:"-"`
+	// ID is the id as text: a string id without its quotes, a number as
+	// written. Background tasks get one made up from their call's.
+	ID   string
+	Tool string
+	// Started is when the call was admitted.
+	Started time.Time
+	// RawID is the id exactly as the caller sent it, a JSON string or
+	// number; nil for background tasks.
+	RawID json.RawMessage
+}
+
+// MarshalJSON writes {"id":…,"tool":…} with the id as it came: a number
+// stays a number, so a caller can match it against what it sent.
+func (r RunningCall) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"id":`)
+	b.Write(r.wireID())
+	b.WriteString(`,"tool":`)
+	b.Write(quote(r.Tool))
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// wireID is the id as the caller sent it, or the task id as a string.
+func (r RunningCall) wireID() json.RawMessage {
+	if len(r.RawID) > 0 {
+		return r.RawID
+	}
+	return quote(r.ID)
 }
 
 // ErrStopped is the cancellation cause mc_stop gives; a tool that sees it
@@ -142,6 +168,11 @@ type inflight struct {
 	background bool
 	// seq orders admissions, so mc_stop cancels only what came before it.
 	seq uint64
+	// ended is closed when the call has its response (or the background
+	// task has returned); interrupted, set before, says whether it ended
+	// because it was cancelled rather than on its own.
+	ended       chan struct{}
+	interrupted bool
 }
 
 // Dispatcher runs tool calls from every transport: the sidecar's stdin, the
@@ -222,7 +253,7 @@ func (d *Dispatcher) Running() []RunningCall {
 // Stop cancels every call and background task in flight except the one
 // whose raw id is except, and returns the ids it cancelled.
 func (d *Dispatcher) Stop(except string, cause error) []string {
-	return d.stop(func(key string, r *inflight) bool { return key != except }, cause)
+	return ids(d.stop(func(key string, r *inflight) bool { return key != except }, cause))
 }
 
 // StopBefore cancels the calls and background tasks admitted before
@@ -231,10 +262,22 @@ func (d *Dispatcher) Stop(except string, cause error) []string {
 // its own context, so there is no flag to forget to clear and the next call
 // always starts clean.
 func (d *Dispatcher) StopBefore(seq uint64, cause error) []string {
+	return ids(d.stopBefore(seq, cause))
+}
+
+func (d *Dispatcher) stopBefore(seq uint64, cause error) []*inflight {
 	return d.stop(func(_ string, r *inflight) bool { return r.seq < seq }, cause)
 }
 
-func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []string {
+func ids(victims []*inflight) []string {
+	out := make([]string, len(victims))
+	for i, r := range victims {
+		out[i] = r.ID
+	}
+	return out
+}
+
+func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []*inflight {
 	d.mu.Lock()
 	var victims []*inflight
 	for key, r := range d.running {
@@ -244,12 +287,46 @@ func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []str
 	}
 	d.mu.Unlock()
 	sort.Slice(victims, func(i, j int) bool { return victims[i].seq < victims[j].seq })
-	ids := make([]string, 0, len(victims))
 	for _, r := range victims {
 		r.cancel(cause)
-		ids = append(ids, r.ID)
 	}
-	return ids
+	return victims
+}
+
+// stopSettle bounds how long mc_stop waits for the calls it cancelled to
+// end. Tools honour cancellation within milliseconds; one still running
+// after this is listed as cancelled, which it is.
+const stopSettle = 2 * time.Second
+
+// interruptedIDs waits (up to stopSettle, or until ctx ends) for the
+// cancelled calls to end, and returns the ids of those the cancellation
+// interrupted, each as its caller sent it. A call that finished normally
+// while the stop arrived was not stopped, and is not listed.
+func interruptedIDs(ctx context.Context, victims []*inflight) []json.RawMessage {
+	timeout := time.NewTimer(stopSettle)
+	defer timeout.Stop()
+	out := make([]json.RawMessage, 0, len(victims))
+	waiting := true
+	for _, r := range victims {
+		if waiting {
+			select {
+			case <-r.ended:
+			case <-timeout.C:
+				waiting = false
+			case <-ctx.Done():
+				waiting = false
+			}
+		}
+		select {
+		case <-r.ended:
+			if !r.interrupted {
+				continue
+			}
+		default: // still ending: it was cancelled all the same
+		}
+		out = append(out, r.wireID())
+	}
+	return out
 }
 
 type callKey struct{}
@@ -288,13 +365,19 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
 	d.seq++
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true, seq: d.seq}
+	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true, seq: d.seq, ended: make(chan struct{})}
+	d.running[key] = task
 	d.mu.Unlock()
+	var once sync.Once
 	return bg, func() {
-		cancel(nil)
-		d.mu.Lock()
-		delete(d.running, key)
-		d.mu.Unlock()
+		once.Do(func() {
+			task.interrupted = bg.Err() != nil
+			cancel(nil)
+			close(task.ended)
+			d.mu.Lock()
+			delete(d.running, key)
+			d.mu.Unlock()
+		})
 	}
 }
 
@@ -342,7 +425,8 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: idText, Tool: tool.Name, Started: start}, cancel: cancel, seq: seq}
+	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start}, cancel: cancel, seq: seq, ended: make(chan struct{})}
+	d.running[key] = call
 	d.mu.Unlock()
 
 	return func() Response {
@@ -369,6 +453,10 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 				resp.OK, resp.Result = true, raw
 			}
 		}
+		// The call ended because it was cancelled only if it answers with
+		// an error after its context ended; a result is a normal finish.
+		call.interrupted = !resp.OK && runCtx.Err() != nil
+		close(call.ended)
 		if d.log.Enabled(ctx, slog.LevelDebug) {
 			d.log.Debug("call", "id", idText, "tool", tool.Name, "origin", origin, "ok", resp.OK, "took", time.Since(start))
 		}
