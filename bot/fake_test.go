@@ -16,6 +16,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/protocol"
 )
 
 // fakeServer is a scripted Java Edition server on loopback for tests of
@@ -261,6 +262,8 @@ type recorder struct {
 	mu     sync.Mutex
 	events []recorded
 	ch     chan struct{}
+	// undocumented lists payloads that do not match their catalog entry.
+	undocumented []string
 }
 
 type recorded struct {
@@ -271,7 +274,12 @@ type recorded struct {
 func newRecorder() *recorder { return &recorder{ch: make(chan struct{}, 1000)} }
 
 func (r *recorder) emit(name, _ string, payload any) {
+	raw, _ := protocol.Marshal(payload)
+	err := protocol.CheckEventPayload(name, raw)
 	r.mu.Lock()
+	if err != nil {
+		r.undocumented = append(r.undocumented, err.Error()+": "+string(raw))
+	}
 	r.events = append(r.events, recorded{name, payload})
 	r.mu.Unlock()
 	r.ch <- struct{}{}
@@ -332,6 +340,15 @@ func dialFake(t *testing.T, port int, proto int32, rec *recorder, opts Options) 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	t.Cleanup(func() {
+		// Every payload the bot emitted, up to its leaving (cleanups run
+		// last first), matches the catalog entry that documents it.
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		for _, u := range rec.undocumented {
+			t.Errorf("undocumented event payload: %s", u)
+		}
+	})
 	s, err := dial(ctx, testLog(), "127.0.0.1", port, "Theo", proto, "test", rec.emit, opts)
 	if err == nil {
 		t.Cleanup(func() { s.leave() })

@@ -173,3 +173,29 @@ func TestPingReplacesThePreviousOutcome(t *testing.T) {
 		t.Errorf("a world that stopped answering = %+v; want its ping_error and nothing of the old answer", got)
 	}
 }
+
+// World is mc_lan_world_found's payload type and WorldLost
+// mc_lan_world_lost's: both match the catalog entries that document them,
+// before a status ping (no status fields), after one that answered and
+// after one that failed.
+func TestLANEventPayloadsMatchTheCatalog(t *testing.T) {
+	yes, n := true, 1
+	fresh := newWorld(Sighting{Host: "127.0.0.1", Port: 1, MOTD: "m", IsLocalMachine: true, Source: FromAnnouncement})
+	answered := fresh
+	answered.Version, answered.Protocol, answered.PlayersOnline, answered.PlayersMax, answered.Compatible = "1.21.4", 769, &n, &n, &yes
+	failed := fresh
+	failed.PingError = "nothing answers"
+	for _, w := range []World{fresh, answered, failed} {
+		raw, _ := protocol.Marshal(w)
+		if err := protocol.CheckEventPayload("mc_lan_world_found", raw); err != nil {
+			t.Errorf("%v: %s", err, raw)
+		}
+		if !strings.HasSuffix(string(raw), `"untrusted":true}`) {
+			t.Errorf("a world's motd is not marked untrusted: %s", raw)
+		}
+	}
+	raw, _ := protocol.Marshal(WorldLost{Host: "h", Port: 1, MOTD: "m", Untrusted: true})
+	if err := protocol.CheckEventPayload("mc_lan_world_lost", raw); err != nil {
+		t.Errorf("%v: %s", err, raw)
+	}
+}

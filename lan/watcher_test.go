@@ -21,6 +21,10 @@ func waitEvent(t *testing.T, events <-chan protocol.Event, name string, within t
 	for {
 		select {
 		case ev := <-events:
+			// Every event the watcher emits matches its catalog entry.
+			if err := protocol.CheckEventPayload(ev.Name, ev.Payload); err != nil {
+				t.Errorf("undocumented payload: %v: %s", err, ev.Payload)
+			}
 			if ev.Name == name {
 				return ev
 			}

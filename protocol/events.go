@@ -265,10 +265,13 @@ func (b *Bus) announceDrops(s *subscriber) {
 	}
 }
 
+// EventsDropped is mc_events_dropped's payload.
+type EventsDropped struct {
+	Count    int64  `json:"count"`
+	NextStep string `json:"next_step"`
+}
+
 func droppedEvent(n int64, at time.Time) Event {
-	payload, _ := Marshal(struct {
-		Count    int64  `json:"count"`
-		NextStep string `json:"next_step"`
-	}{n, "Some events were lost because they were not read fast enough. Call mc_read_chat to catch up on chat and mc_status for the current state."})
+	payload, _ := Marshal(EventsDropped{n, "Some events were lost because they were not read fast enough. Call mc_read_chat to catch up on chat and mc_status for the current state."})
 	return Event{Name: "mc_events_dropped", Payload: payload, Time: at}
 }

@@ -105,11 +105,14 @@ type Sidecar struct {
 	replies map[string]Reply
 	events  []protocol.Event
 	bad     []string // stdout lines that are not protocol
-	eof     bool
-	stderr  strings.Builder
-	nextID  int
-	exited  chan struct{}
-	code    int
+	// undocumented lists events whose payload does not match the catalog
+	// entry that documents it; the test fails with them at its end.
+	undocumented []string
+	eof          bool
+	stderr       strings.Builder
+	nextID       int
+	exited       chan struct{}
+	code         int
 }
 
 // Start runs `bin sidecar args...`; it is stopped in t.Cleanup.
@@ -172,6 +175,14 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 			<-s.exited
 		}
+		s.mu.Lock()
+		undocumented := s.undocumented
+		s.mu.Unlock()
+		// Every event a sidecar wrote in any test matches the catalog
+		// entry that documents it (and so the README's event table).
+		for _, u := range undocumented {
+			t.Errorf("sidecartest: %s", u)
+		}
 		if t.Failed() {
 			t.Logf("sidecar stderr:\n%s", s.Stderr())
 		}
@@ -200,6 +211,9 @@ func (s *Sidecar) readStdout(r io.Reader) {
 			s.bad = append(s.bad, line)
 		case probe.Type == "event" && probe.ID == nil:
 			s.events = append(s.events, protocol.Event{Name: probe.Name, Payload: probe.Payload, Time: time.Now()})
+			if err := protocol.CheckEventPayload(probe.Name, probe.Payload); err != nil {
+				s.undocumented = append(s.undocumented, err.Error()+": "+line)
+			}
 		case probe.ID != nil && probe.OK != nil:
 			id := idText(probe.ID)
 			s.replies[id] = Reply{ID: id, OK: *probe.OK, Result: probe.Result, Error: probe.Error, Raw: line}
