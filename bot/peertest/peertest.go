@@ -20,9 +20,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -61,9 +61,12 @@ func NodeModules(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(PeersDir(t), "node_modules")
 	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not on PATH (install Node.js 20 or newer), then run `" + InstallCommand + "`"
-	} else {
+	if node := NodeBinary(PeersDir(t)); node == "node" {
+		if _, err := exec.LookPath("node"); err != nil {
+			missing = "neither the pinned Node (testdata/peers/node_modules/.bin/node) nor a node on PATH is there: install Node.js and npm (any version that runs npm), then run `" + InstallCommand + "`, which brings the Node 22 the peers need"
+		}
+	}
+	if missing == "" {
 		for _, pkg := range []string{"flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data"} {
 			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
 				missing = "the test peers are not installed (" + pkg + " is missing from " + dir + "): run `" + InstallCommand + "`"
@@ -78,6 +81,22 @@ func NodeModules(t testing.TB) string {
 		t.Skipf("peertest: skipping, %s", missing)
 	}
 	return dir
+}
+
+// NodeBinary returns the Node the peers run on: the one testdata/peers pins
+// (the "node" npm package puts Node 22 at node_modules/.bin/node;
+// mineflayer 4.39 and minecraft-protocol 1.68 declare they need Node 22 or
+// newer) when `npm ci` has installed it, else "node" from PATH. Every place
+// that starts a peer, or asks for its version, goes through here.
+func NodeBinary(peersDir string) string {
+	pinned := filepath.Join(peersDir, "node_modules", ".bin", "node")
+	if runtime.GOOS == "windows" {
+		pinned = filepath.Join(peersDir, "node_modules", "node", "bin", "node.exe")
+	}
+	if st, err := os.Stat(pinned); err == nil && !st.IsDir() {
+		return pinned
+	}
+	return "node"
 }
 
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago. The
@@ -172,9 +191,9 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s config: %w", name, err)
 	}
-	cmd := exec.Command("node", script, string(cfg))
+	cmd := exec.Command(NodeBinary(dir), script, string(cfg))
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	log := &logBuffer{}
 	cmd.Stdout = log
 	cmd.Stderr = log
@@ -259,16 +278,16 @@ func (p *Peer) Stop() {
 		select {
 		case <-p.done:
 		case <-time.After(2 * time.Second):
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			signalGroup(pgid, false)
 			select {
 			case <-p.done:
 			case <-time.After(3 * time.Second):
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				signalGroup(pgid, true)
 				<-p.done
 			}
 		}
 		// Children the peer may have started share its group.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		signalGroup(pgid, true)
 	})
 }
 

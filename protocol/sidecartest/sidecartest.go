@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -127,7 +126,7 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 	s := &Sidecar{t: t, replies: map[string]Reply{}, exited: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
 	s.cmd = exec.Command(argv[0], argv[1:]...)
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(s.cmd)
 	var err error
 	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -172,7 +171,7 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 		select {
 		case <-s.exited:
 		case <-time.After(15 * time.Second):
-			_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(s.cmd)
 			<-s.exited
 		}
 		s.mu.Lock()
@@ -354,7 +353,7 @@ func (s *Sidecar) CloseStdin() {
 }
 
 // Signal sends a signal to the sidecar process.
-func (s *Sidecar) Signal(sig syscall.Signal) error { return s.cmd.Process.Signal(sig) }
+func (s *Sidecar) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
 
 // Pid is the sidecar's process id.
 func (s *Sidecar) Pid() int { return s.cmd.Process.Pid }
