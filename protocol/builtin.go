@@ -11,7 +11,7 @@ import (
 func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	c.Add(Tool{
 		Name: "mc_stop",
-		Description: "Stops whatever the bot is doing right now: every running tool call and background task (following, walking, digging) is cancelled and answers with an error saying it was stopped. " +
+		Description: "Stops whatever the bot is doing right now: every running tool call and background task is cancelled, and each call answers with an error saying it was stopped. " +
 			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled, each as it was sent (a number stays a number); a call that finished on its own as the stop arrived is not listed.",
 		Effect: Write,
 		Handler: func(ctx context.Context, _ Args) (any, error) {
