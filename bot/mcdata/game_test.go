@@ -275,7 +275,7 @@ func BenchmarkStateByID(b *testing.B) {
 	n := mcdata.StateID(g.NumStates())
 	var sink int
 	for i := 0; b.Loop(); i++ {
-		s, _ := g.StateByID(mcdata.StateID(i*7919%int(n)))
+		s, _ := g.StateByID(mcdata.StateID(i * 7919 % int(n)))
 		sink += int(s.Block.ID)
 	}
 	_ = sink
@@ -286,7 +286,7 @@ func BenchmarkShapes(b *testing.B) {
 	n := mcdata.StateID(g.NumStates())
 	var sink int
 	for i := 0; b.Loop(); i++ {
-		sink += len(g.Shapes(mcdata.StateID(i*7919%int(n))))
+		sink += len(g.Shapes(mcdata.StateID(i * 7919 % int(n))))
 	}
 	_ = sink
 }
@@ -296,7 +296,7 @@ func BenchmarkFluid(b *testing.B) {
 	n := mcdata.StateID(g.NumStates())
 	var sink int
 	for i := 0; b.Loop(); i++ {
-		sink += int(g.Fluid(mcdata.StateID(i*7919%int(n))).Level)
+		sink += int(g.Fluid(mcdata.StateID(i * 7919 % int(n))).Level)
 	}
 	_ = sink
 }
