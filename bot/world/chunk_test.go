@@ -206,3 +206,46 @@ func TestSectionChange(t *testing.T) {
 		t.Errorf("%+v, want %+v", got, want)
 	}
 }
+
+// TestDecodeWordsFindsEveryBadEntry: the word-at-a-time check finds the
+// first entry at or past the bound, for every width, bound and position,
+// as the one-field-at-a-time scan does.
+func TestDecodeWordsFindsEveryBadEntry(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for b := 1; b <= 24; b++ {
+		for _, entries := range []int{64, 4096} {
+			per := 64 / b
+			n := (entries + per - 1) / per
+			for trial := 0; trial < 30; trial++ {
+				bound := uint32(1 + rng.IntN(1<<b))
+				data := make([]uint64, n)
+				for i := 0; i < entries; i++ {
+					v := uint64(rng.IntN(int(bound)))
+					if rng.IntN(entries) == 0 {
+						v = uint64(bound) + uint64(rng.IntN(1<<b-int(bound)+1))
+						v &= 1<<b - 1
+					}
+					data[i/per] |= v << (i % per * b)
+				}
+				// Garbage in the unused high bits and past the last entry
+				// must not count.
+				if per*b < 64 {
+					data[0] |= ^uint64(0) << (per * b)
+				}
+				for i := entries; i < n*per; i++ {
+					data[i/per] |= (1<<b - 1) << (i % per * b)
+				}
+				raw := make([]byte, 0, 8*n)
+				for _, w := range data {
+					raw = binary.BigEndian.AppendUint64(raw, w)
+				}
+				got := make([]uint64, n)
+				i1, v1, bad1 := decodeWords(got, raw, b, entries, bound)
+				i2, v2, bad2 := firstAtLeast(data, b, entries, bound, 0)
+				if bad1 != bad2 || i1 != i2 || v1 != v2 {
+					t.Fatalf("b=%d entries=%d bound=%d: %d %d %v, the scan says %d %d %v", b, entries, bound, i1, v1, bad1, i2, v2, bad2)
+				}
+			}
+		}
+	}
+}

@@ -128,34 +128,72 @@ func (c *container) read(r *wire.Reader, k *kind, noSizePrefix bool) error {
 	if r.Err() != nil {
 		return r.Err()
 	}
-	c.data = make([]uint64, want)
-	for i := range c.data {
-		c.data[i] = binary.BigEndian.Uint64(raw[8*i:])
-	}
 	bound := k.limit
 	if !c.direct {
 		bound = uint32(len(c.palette))
 	}
-	if bound < 1<<storage {
-		if i, v, bad := firstAtLeast(c.data, storage, k.entries, bound); bad {
-			if c.direct {
-				return fmt.Errorf("%s %d is %d; the version has %d", k.what, i, v, k.limit)
-			}
-			return fmt.Errorf("%s %d points at palette entry %d of %d", k.what, i, v, bound)
+	c.data = make([]uint64, want)
+	if i, v, bad := decodeWords(c.data, raw, storage, k.entries, bound); bad {
+		if c.direct {
+			return fmt.Errorf("%s %d is %d; the version has %d", k.what, i, v, k.limit)
 		}
+		return fmt.Errorf("%s %d points at palette entry %d of %d", k.what, i, v, bound)
 	}
 	return nil
 }
 
-// firstAtLeast finds the first of the entries whose value is bound or more.
-func firstAtLeast(data []uint64, b, entries int, bound uint32) (int, uint32, bool) {
+// decodeWords copies big-endian words into data and checks, in the same
+// pass, that none of the entries (b bits each, 64/b to a word) is bound or
+// more, returning the first that is. The check is SWAR: the even fields of
+// a word, then the odd ones, each with a spare field above it, get
+// 2^b - bound added at once, and a carry into a spare field's low bit marks
+// a field at or past bound. A word costs a few operations, not one per
+// entry.
+func decodeWords(data []uint64, raw []byte, b, entries int, bound uint32) (int, uint32, bool) {
+	for i := range data {
+		data[i] = binary.BigEndian.Uint64(raw[8*i:])
+	}
+	if bound >= 1<<b {
+		return 0, 0, false // every b-bit value is valid
+	}
+	per := 64 / b
+	var lanes, carries, add uint64
+	for k := 0; k < per; k += 2 {
+		lanes |= (1<<b - 1) << (k * b)
+		carries |= 1 << (k*b + b)
+		add |= (uint64(1)<<b - uint64(bound)) << (k * b)
+	}
+	// The odd fields shifted down by b land on the even lanes; a word with
+	// an odd number of fields has one odd lane fewer.
+	oddLanes, oddCarries, oddAdd := lanes, carries, add
+	if per%2 == 1 {
+		top := (per - 1) * b
+		oddLanes &^= (1<<b - 1) << top
+		oddCarries &^= 1 << (top + b)
+		oddAdd &^= (uint64(1)<<b - uint64(bound)) << top
+	}
+	full := entries / per // words whose every field is an entry
+	for i, w := range data[:full] {
+		if (w&lanes+add)&carries != 0 || (w>>b&oddLanes+oddAdd)&oddCarries != 0 {
+			return firstAtLeast(data[i:i+1], b, per, bound, i*per)
+		}
+	}
+	if full < len(data) {
+		return firstAtLeast(data[full:full+1], b, entries-full*per, bound, full*per)
+	}
+	return 0, 0, false
+}
+
+// firstAtLeast finds, one field at a time, the first of the entries in
+// data (the first numbered from) whose value is bound or more.
+func firstAtLeast(data []uint64, b, entries int, bound uint32, from int) (int, uint32, bool) {
 	per := 64 / b
 	mask := uint64(1)<<b - 1
 	i := 0
 	for _, w := range data {
 		for j := 0; j < per && i < entries; j++ {
-			if uint32(w&mask) >= bound {
-				return i, uint32(w & mask), true
+			if v := uint32(w & mask); v >= bound {
+				return from + i, v, true
 			}
 			w >>= uint(b)
 			i++

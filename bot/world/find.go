@@ -2,6 +2,7 @@ package world
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 )
@@ -43,42 +44,17 @@ func (v *View) FindBlocks(from BlockPos, radius, count int, match func(mcdata.St
 	}
 	r2 := radius * radius
 	l := v.layout
-	type candidate struct {
-		sec   *Section
-		base  BlockPos
-		minD2 int
-		mask  int // index in masks of which palette entries match; -1 for none
-	}
-	var cands []candidate
-	masks := make([][256]bool, 0, 64)
+	buf := candidatePool.Get().(*[]candidate)
+	defer candidatePool.Put(buf)
+	cands := (*buf)[:0]
 	visit := func(col *Column) {
 		for i, sec := range col.sections {
 			base := BlockPos{int(col.Pos.X) << 4, l.MinY + i<<4, int(col.Pos.Z) << 4}
 			d2 := boxDist2(from, base)
-			if d2 > r2 {
-				continue
+			if d2 > r2 || sec.blocks.bits == 0 && !match(mcdata.StateID(sec.blocks.value)) {
+				continue // out of range, or one state that is not wanted (the sky)
 			}
-			c := candidate{sec: sec, base: base, minD2: d2, mask: -1}
-			switch {
-			case sec.blocks.bits == 0:
-				if !match(mcdata.StateID(sec.blocks.value)) {
-					continue
-				}
-			case !sec.blocks.direct:
-				var m [256]bool
-				any := false
-				for j, st := range sec.blocks.palette {
-					if match(mcdata.StateID(st)) {
-						m[j], any = true, true
-					}
-				}
-				if !any {
-					continue
-				}
-				c.mask = len(masks)
-				masks = append(masks, m)
-			}
-			cands = append(cands, c)
+			cands = append(cands, candidate{sec: sec, base: base, minD2: d2})
 		}
 	}
 	cx0, cx1 := (from.X-radius)>>4, (from.X+radius)>>4
@@ -98,20 +74,79 @@ func (v *View) FindBlocks(from BlockPos, radius, count int, match func(mcdata.St
 			}
 		}
 	}
-	sort.Slice(cands, func(i, j int) bool { return cands[i].minD2 < cands[j].minD2 })
-
+	*buf = cands
+	// Sections leave a min-heap nearest first; only those nearer than the
+	// worst block kept are read, and their palettes are asked only then.
+	h := candidateHeap(cands)
+	h.init()
 	best := &foundHeap{limit: count}
-	for _, c := range cands {
+	var mask [256]bool
+	for len(h) > 0 {
+		c := h.pop()
 		if best.full() && c.minD2 > best.worst().DistSq {
 			break
 		}
-		var mask *[256]bool
-		if c.mask >= 0 {
-			mask = &masks[c.mask]
+		var m *[256]bool
+		if c.sec.blocks.bits != 0 && !c.sec.blocks.direct {
+			any := false
+			for j, st := range c.sec.blocks.palette {
+				mask[j] = match(mcdata.StateID(st))
+				any = any || mask[j]
+			}
+			if !any {
+				continue
+			}
+			m = &mask
 		}
-		scanSection(c.sec, c.base, mask, match, from, r2, best)
+		scanSection(c.sec, c.base, m, match, from, r2, best)
 	}
 	return best.sorted()
+}
+
+type candidate struct {
+	sec   *Section
+	base  BlockPos
+	minD2 int
+}
+
+// candidatePool keeps the candidate lists of past searches: a view
+// distance of 10 has ten thousand sections.
+var candidatePool = sync.Pool{New: func() any { return new([]candidate) }}
+
+// candidateHeap is a min-heap of sections by distance.
+type candidateHeap []candidate
+
+func (h candidateHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h candidateHeap) down(i int) {
+	for {
+		l, r, low := 2*i+1, 2*i+2, i
+		if l < len(h) && h[l].minD2 < h[low].minD2 {
+			low = l
+		}
+		if r < len(h) && h[r].minD2 < h[low].minD2 {
+			low = r
+		}
+		if low == i {
+			return
+		}
+		h[i], h[low] = h[low], h[i]
+		i = low
+	}
+}
+
+func (h *candidateHeap) pop() candidate {
+	old := *h
+	c := old[0]
+	last := len(old) - 1
+	old[0] = old[last]
+	*h = old[:last]
+	h.down(0)
+	return c
 }
 
 // boxDist2 is the squared distance from p to the nearest block of the

@@ -333,3 +333,28 @@ func TestFindBlocksMatchesBruteForce(t *testing.T) {
 		t.Errorf("count 0 found %v", got)
 	}
 }
+
+// TestMemoryFollowsLoadedColumns: the store's memory grows with the columns
+// loaded and falls back to nothing when they unload.
+func TestMemoryFollowsLoadedColumns(t *testing.T) {
+	s, _ := NewStore(game, storeLayout())
+	tc := terrainColumn(t, ChunkPos{}, 1)
+	one := 0
+	for i := range 20 {
+		c := *tc
+		c.Pos = ChunkPos{int32(i), 0}
+		s.Load(&c)
+		if i == 0 {
+			one = s.Bytes()
+		}
+	}
+	if one < 4096 || s.Bytes() < 20*one/2 {
+		t.Errorf("one column %d bytes, twenty %d", one, s.Bytes())
+	}
+	for i := range 20 {
+		s.Unload(ChunkPos{int32(i), 0})
+	}
+	if s.Bytes() != 0 || s.Len() != 0 {
+		t.Errorf("after unloading everything: %d bytes, %d columns", s.Bytes(), s.Len())
+	}
+}

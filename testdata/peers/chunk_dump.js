@@ -16,7 +16,7 @@
 //     and <path>.biomes (every 4×4×4 cell's biome, uint16, section by
 //     section, y<<4|z<<2|x); prints one JSON line per packet with x, z,
 //     the sections' counts, the block entities and the heightmap types.
-//   node --expose-gc chunk_dump.js bench <list.json> <rounds>
+//   node chunk_dump.js bench <list.json> <rounds>
 //     times prismarine-chunk's load over the packets' chunk data, and the
 //     whole of what mineflayer does per map_chunk (parse the packet, load,
 //     load the light), and measures the heap one loaded column costs.
@@ -70,6 +70,39 @@ function make (dir, versions) {
             for (let x = 0; x < 16; x++) for (let z = 0; z < 16; z++) c.setBlockStateId({ x, y, z }, s)
           }
         }
+      },
+      // An overworld column as a world generator makes it: bedrock,
+      // deepslate and stone with ores and caves, dirt, grass, a tree,
+      // water where the ground is low, and sky light above the ground
+      // (the light arrays a real server sends).
+      terrain: {
+        fill: (c, minY, height) => {
+          const S = n => registry.blocksByName[n].defaultState
+          const base = 58 + Math.floor(random() * 10)
+          for (let x = 0; x < 16; x++) {
+            for (let z = 0; z < 16; z++) {
+              const top = base + ((x * 7 + z * 3) % 4)
+              for (let y = minY; y <= Math.max(top, 62); y++) {
+                let s
+                const r = random()
+                if (y === minY) s = S('bedrock')
+                else if (y > top) s = S('water')
+                else if (y < 0) s = r < 0.01 ? S('deepslate_iron_ore') : r < 0.013 ? S('deepslate_diamond_ore') : r < 0.04 ? S('air') : S('deepslate')
+                else if (y < top - 3) s = r < 0.012 ? S('coal_ore') : r < 0.018 ? S('iron_ore') : r < 0.04 ? S('air') : S('stone')
+                else if (y < top) s = S('dirt')
+                else s = S('grass_block')
+                c.setBlockStateId({ x, y, z }, s)
+              }
+              for (let y = Math.max(top, 62) + 1; y < minY + height; y++) c.setSkyLight({ x, y, z }, 15)
+            }
+          }
+          const ground = base + 3
+          for (let y = ground + 1; y < ground + 6; y++) c.setBlockStateId({ x: 8, y, z: 8 }, S('oak_log'))
+          for (let x = 6; x <= 10; x++) for (let z = 6; z <= 10; z++) for (let y = ground + 4; y < ground + 7; y++) {
+            if (x !== 8 || z !== 8) c.setBlockStateId({ x, y, z }, S('oak_leaves'))
+          }
+        },
+        biomes: 2
       },
       // Indirect palettes of 4, 6 and 8 bits and biome palettes of 1–3 bits.
       noise4: { states: 10, biomes: 2 },
@@ -197,8 +230,12 @@ function bench (list, rounds) {
   })
   // Heap per loaded column: keep many columns alive and compare the heap.
   const columns = 441
+  // A collector to call between measurements, without --expose-gc on the
+  // command line.
+  require('v8').setFlagsFromString('--expose-gc')
+  const gc = require('vm').runInNewContext('gc')
   const heap = (withLight) => {
-    global.gc(); global.gc()
+    gc(); gc()
     const before = process.memoryUsage()
     const keep = []
     for (let i = 0; i < columns; i++) {
@@ -208,7 +245,7 @@ function bench (list, rounds) {
       if (withLight) c.loadParsedLight(l.params.skyLight, l.params.blockLight, l.params.skyLightMask, l.params.blockLightMask, l.params.emptySkyLightMask, l.params.emptyBlockLightMask)
       keep.push(c)
     }
-    global.gc(); global.gc()
+    gc(); gc()
     const after = process.memoryUsage()
     const bytes = (after.heapUsed - before.heapUsed) + (after.arrayBuffers - before.arrayBuffers)
     return { bytes: bytes / columns, keep: keep.length }
