@@ -338,12 +338,16 @@ func TestFindBlocksMatchesBruteForce(t *testing.T) {
 // loaded and falls back to nothing when they unload.
 func TestMemoryFollowsLoadedColumns(t *testing.T) {
 	s, _ := NewStore(game, storeLayout())
+	l := storeLayout()
 	tc := terrainColumn(t, ChunkPos{}, 1)
+	data := AppendSections(nil, tc.Sections, tc.Counts, l)
 	one := 0
 	for i := range 20 {
-		c := *tc
-		c.Pos = ChunkPos{int32(i), 0}
-		s.Load(&c)
+		secs, _, err := DecodeSections(data, l) // sections of its own, as from the wire
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Load(&Chunk{Pos: ChunkPos{int32(i), 0}, Sections: secs})
 		if i == 0 {
 			one = s.Bytes()
 		}
