@@ -100,6 +100,26 @@ func (g *GameData) StatesOf(keep func(*Block) bool) *StateSet {
 	return set
 }
 
+// StatesWhere returns every state for which keep says true, e.g. every
+// waterlogged state: StatesWhere(func(s BlockState) bool { v, _ := s.Value("waterlogged"); return v == "true" }).
+func (g *GameData) StatesWhere(keep func(BlockState) bool) *StateSet {
+	set := g.newStateSet()
+	for i := range g.Blocks {
+		b := &g.Blocks[i]
+		added := false
+		for s := b.MinState; s <= b.MaxState; s++ {
+			if keep(BlockState{s, b}) {
+				set.add(s)
+				if !added {
+					set.Blocks = append(set.Blocks, b)
+					added = true
+				}
+			}
+		}
+	}
+	return set
+}
+
 // splitPattern cuts "name[k=v,k=v]" into the name and its pairs.
 func splitPattern(pattern string) (string, [][2]string, error) {
 	p := strings.TrimSpace(pattern)

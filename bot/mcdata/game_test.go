@@ -258,6 +258,10 @@ func TestMatchStates(t *testing.T) {
 			t.Errorf("%q: %v, want it to say %q", c.pattern, err, c.says)
 		}
 	}
+	wet := g.StatesWhere(func(s mcdata.BlockState) bool { v, _ := s.Value("waterlogged"); return v == "true" })
+	if wet.Has(stairs.Blocks[0].DefaultState) || !wet.Has(stairs.Blocks[0].DefaultState-1) || wet.Has(0) {
+		t.Errorf("waterlogged states: %d", wet.Len())
+	}
 	all := g.StatesOf(func(b *mcdata.Block) bool { return strings.HasSuffix(b.Name, "_log") })
 	if len(all.Blocks) < 8 || !all.Has(g.BlockByName("birch_log").MinState) || all.Has(0) {
 		t.Errorf("logs: %d blocks", len(all.Blocks))
