@@ -115,7 +115,7 @@ func TestCommandReplies(t *testing.T) {
 			f.SystemLine("Command not found")
 		case "help":
 			for i := 1; i <= 9; i++ {
-				f.SystemLine("help line "+strconv.Itoa(i))
+				f.SystemLine("help line " + strconv.Itoa(i))
 				time.Sleep(30 * time.Millisecond)
 			}
 		}
