@@ -327,16 +327,36 @@ func (s *Session) loop() (err error) {
 			s.Log.Debug("packet not in this version's tables", "state", pkt.State, "id", pkt.ID)
 			continue
 		}
-		for _, h := range s.handlers[pkt.Kind] {
-			r := wire.NewReader(pkt.Payload)
-			if err := h(r); err != nil {
-				return err
-			}
-			if r.Err() != nil {
-				return fmt.Errorf("%w: %v: %v", ErrDecode, pkt.Kind, r.Err())
-			}
+		if err := s.route(pkt.Kind, pkt.Payload); err != nil {
+			return err
 		}
 	}
+}
+
+// route runs p's handlers over payload, in the order they registered, each
+// with its own reader, and returns the first error: a handler's, or the
+// decode error a handler left in its reader.
+func (s *Session) route(p mcdata.Packet, payload []byte) error {
+	for _, h := range s.handlers[p] {
+		r := wire.NewReader(payload)
+		if err := h(r); err != nil {
+			return err
+		}
+		if r.Err() != nil {
+			return fmt.Errorf("%w: %v: %v", ErrDecode, p, r.Err())
+		}
+	}
+	return nil
+}
+
+// Route feeds one packet to its handlers as the read loop does, without a
+// socket: for fuzzing the features' handlers, where a panic must surface
+// (the read loop recovers it). It must not run beside a started read loop.
+func (s *Session) Route(p mcdata.Packet, payload []byte) error {
+	if s.started.Load() {
+		panic("core: Route called on a started session")
+	}
+	return s.route(p, payload)
 }
 
 // describe turns the error that ended the read loop into a sentence.
