@@ -41,7 +41,7 @@ func stayFor(t *testing.T) time.Duration {
 // signed or disguised chat (every chat line is a system message "<name>
 // text"), death messages (it sends no combat-kill packet, only health 0).
 func TestJoinFlyingSquid(t *testing.T) {
-	if testing.Short() && os.Getenv("CI") == "" {
+	if testing.Short() && !peertest.InCI() {
 		t.Skip("integration test; run without -short")
 	}
 	bin := sidecartest.Build(t)
@@ -104,12 +104,26 @@ func TestJoinFlyingSquid(t *testing.T) {
 				t.Errorf("mc_read_chat lacks the two lines: %+v", chat.Messages)
 			}
 
+			// The list always holds the bot; alex must be there too.
 			var players struct {
 				Count   int
-				Players []struct{ Username string }
+				Players []struct {
+					Username string
+					IsBot    bool `json:"is_bot"`
+				}
 			}
-			if err := sc.Call(ctx, "mc_list_players", nil).Decode(&players); err != nil || players.Count < 1 {
-				t.Errorf("mc_list_players: %+v %v", players, err)
+			if err := sc.Call(ctx, "mc_list_players", nil).Decode(&players); err != nil {
+				t.Fatalf("mc_list_players: %v", err)
+			}
+			seen := map[string]bool{}
+			for _, p := range players.Players {
+				seen[p.Username] = true
+				if p.IsBot != (p.Username == "Theo") {
+					t.Errorf("mc_list_players marks %s is_bot=%v", p.Username, p.IsBot)
+				}
+			}
+			if !seen["alex"] || !seen["Theo"] || players.Count != len(players.Players) || players.Count < 2 {
+				t.Errorf("mc_list_players = %+v, want alex and the bot (Theo) among them", players)
 			}
 
 			// /kill gives mc_death.
@@ -192,7 +206,7 @@ func hasLine(lines []struct{ From, Text string }, from, text string) bool {
 // shape a vanilla LAN world uses: join, chat both ways, stay, leave, join
 // again.
 func TestJoinMinecraftProtocol(t *testing.T) {
-	if testing.Short() && os.Getenv("CI") == "" {
+	if testing.Short() && !peertest.InCI() {
 		t.Skip("integration test; run without -short")
 	}
 	bin := sidecartest.Build(t)
