@@ -20,7 +20,8 @@ import (
 // whispers, death messages, the low-health alarm's crossing and re-arming,
 // the player list, a play→configuration round trip, and a kick's reason.
 func TestPlayEachVersion(t *testing.T) {
-	for _, proto := range []int32{767, 768, 769} {
+	for _, r := range mcdata.Releases() {
+		proto := int32(r.Protocol)
 		t.Run(mcdata.For(proto).Name(), func(t *testing.T) {
 			rec := fakeserver.NewRecorder()
 			steps := make(chan func(f *fakeServer))

@@ -95,7 +95,8 @@ func TestLoginRefusals(t *testing.T) {
 // downloaded, loaded), and play → configuration → play is followed, each
 // switch acknowledged.
 func TestConnectionChoresInEveryState(t *testing.T) {
-	for _, proto := range []int32{767, 768, 769} {
+	for _, r := range mcdata.Releases() {
+		proto := int32(r.Protocol)
 		t.Run(mcdata.For(proto).Name(), func(t *testing.T) {
 			done := make(chan struct{})
 			chores := func(f *fakeserver.Server, keepAlive, ping, cookie, pack mcdata.Packet, keepAliveAck, pong, cookieAck, packAck mcdata.Packet) {
