@@ -231,13 +231,18 @@ func encode(build func(w *wire.Writer)) []byte {
 }
 
 // MarkSpawned records that the bot has spawned (its first position sync in
-// play): Spawned is closed and the tick starts. Later calls do nothing.
+// play): Spawned is closed and the tick starts (when a feature registered
+// a tick handler). Later calls do nothing.
 func (s *Session) MarkSpawned() {
 	s.spawnOnce.Do(func() {
 		now := s.clock.Now()
 		s.spawnedAt.Store(&now)
 		close(s.spawned)
-		go s.tick()
+		// Without tick handlers there is nothing to wake up for 20 times
+		// a second.
+		if len(s.tickers) > 0 {
+			go s.tick()
+		}
 	})
 }
 
