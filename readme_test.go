@@ -57,6 +57,9 @@ func eventTable() string {
 		if e.UntrustedText {
 			desc = strings.TrimSuffix(desc, ".") + "."
 		}
+		if e.Coming {
+			desc = "*Coming: not sent yet.* " + desc
+		}
 		fmt.Fprintf(&b, "| `%s` | %s — %s | %s |\n", e.Name, "`"+strings.Join(e.Payload, "`, `")+"`", desc, window)
 	}
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -128,6 +129,10 @@ type RunningCall struct {
 	ID      string    `json:"id"`
 	Tool    string    `json:"tool"`
 	Started time.Time `json:"-"`
+	// Cancelled is true once the call's context is cancelled (mc_stop,
+	// CancelBefore, shutdown) while it is still unwinding or not yet
+	// started: it is listed until it answers, but it will do nothing more.
+	Cancelled bool `json:"-"`
 }
 
 // ErrStopped is the cancellation cause mc_stop gives; a tool that sees it
@@ -139,8 +144,13 @@ var ErrShutdown = errors.New("blockmate is shutting down")
 
 type inflight struct {
 	RunningCall
+	ctx        context.Context
 	cancel     context.CancelCauseFunc
 	background bool
+	// finished is set when the handler has returned: the call is still
+	// listed while its response is written, but there is nothing left to
+	// cancel.
+	finished atomic.Bool
 	// seq orders admissions, so mc_stop cancels only what came before it.
 	seq uint64
 }
@@ -213,7 +223,9 @@ func (d *Dispatcher) Running() []RunningCall {
 	d.mu.Lock()
 	out := make([]RunningCall, 0, len(d.running))
 	for _, r := range d.running {
-		out = append(out, r.RunningCall)
+		rc := r.RunningCall
+		rc.Cancelled = r.ctx != nil && r.ctx.Err() != nil
+		out = append(out, rc)
 	}
 	d.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
@@ -233,6 +245,23 @@ func (d *Dispatcher) Stop(except string, cause error) []string {
 // always starts clean.
 func (d *Dispatcher) StopBefore(seq uint64, cause error) []string {
 	return d.stop(func(_ string, r *inflight) bool { return r.seq < seq }, cause)
+}
+
+// CancelBefore cancels, with cause, the calls of tool admitted before the
+// call ctx belongs to (every call of tool, outside a dispatched call):
+// calls whose handler runs see their context cancelled, and calls admitted
+// but not started yet see a cancelled context when they start. A call whose
+// handler has already returned is not counted. It returns the ids it
+// cancelled, oldest first. mc_leave uses it to cancel the mc_join calls sent
+// before it, whether or not they have started.
+func (d *Dispatcher) CancelBefore(ctx context.Context, tool string, cause error) []string {
+	before := ^uint64(0)
+	if info, ok := ctx.Value(callKey{}).(*callInfo); ok && info.d == d {
+		before = info.seq
+	}
+	return d.stop(func(_ string, r *inflight) bool {
+		return r.Tool == tool && r.seq < before && !r.background && !r.finished.Load() && r.ctx.Err() == nil
+	}, cause)
 }
 
 func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []string {
@@ -289,7 +318,7 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
 	d.seq++
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true, seq: d.seq}
+	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, ctx: bg, cancel: cancel, background: true, seq: d.seq}
 	d.mu.Unlock()
 	return bg, func() {
 		cancel(nil)
@@ -343,7 +372,8 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: idText, Tool: tool.Name, Started: start}, cancel: cancel, seq: seq}
+	entry := &inflight{RunningCall: RunningCall{ID: idText, Tool: tool.Name, Started: start}, ctx: callCtx, cancel: cancel, seq: seq}
+	d.running[key] = entry
 	d.mu.Unlock()
 
 	return func() Response {
@@ -356,6 +386,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		d.notify(CallEvent{Phase: Started, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start})
 		runCtx := context.WithValue(callCtx, callKey{}, &callInfo{d: d, seq: seq, key: key, id: idText, tool: tool.Name})
 		result, err := d.run(runCtx, tool, args)
+		entry.finished.Store(true)
 		if err == nil && runCtx.Err() != nil && errors.Is(context.Cause(runCtx), ErrShutdown) {
 			err = context.Cause(runCtx)
 		}
