@@ -144,7 +144,11 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{"packets_gen.go": packets, "lang_gen.go": lang}, nil
+	schema, err := generateSchemas(dataDir, version)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{"packets_gen.go": packets, "lang_gen.go": lang, "schema_gen.go": schema}, nil
 }
 
 func packageVersion(pkgDir string) (string, error) {
