@@ -153,7 +153,12 @@ func TypeNames(protocol int32) ([]string, error) {
 	return out, nil
 }
 
-// Plain is the entry in the shape minecraft-protocol parses it into.
+// Plain is the entry in the shape minecraft-protocol parses it into (an
+// absent optional value leaves "value" out).
 func (e Entry) Plain() any {
-	return map[string]any{"key": int64(e.Index), "type": e.Type, "value": e.Value.Plain()}
+	m := map[string]any{"key": int64(e.Index), "type": e.Type}
+	if v := e.Value.Plain(); v != nil {
+		m["value"] = v
+	}
+	return m
 }

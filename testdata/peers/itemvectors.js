@@ -5,7 +5,8 @@
 //   node itemvectors.js '<json config>'
 //
 // config: { protocols: [767, …], corrected: [{protocol, path}], seed, kinds }
-// (kinds: the kinds of vector to write; all when absent)
+// (kinds: the kinds of vector to write; all when absent), or
+// { parse: [{protocol, type, hex}] } to only parse bytes (see parseOnly).
 // For every protocol it builds values from minecraft-data's protocol.json
 // types (every component type with several variants that walk the cases of
 // every switch, option and holder; hand-picked realistic stacks; every
@@ -62,8 +63,23 @@ function nbtValue (r) {
 
 // Generator: builds a value for a protodef type. st: {types, r, variant,
 // depth, corrected (Set of paths), touched (Set)}.
+// neutral returns, for a corrected part, a value whose minecraft-data bytes
+// are also the game's and that both sides parse alike (an absent option, an
+// empty list), so that the vectors around it still count; ok is false when
+// there is none.
+function neutral (t) {
+  if (t === 'anonOptionalNbt') return { ok: true, value: undefined }
+  if (Array.isArray(t) && t[0] === 'option') return { ok: true, value: undefined }
+  if (Array.isArray(t) && t[0] === 'array' && t[1].countType) return { ok: true, value: [] }
+  return { ok: false }
+}
+
 function gen (t, st, path, scope) {
-  if (st.corrected.has(path)) st.touched.add(path)
+  if (st.corrected.has(path)) {
+    const n = neutral(t)
+    if (n.ok) return n.value
+    st.touched.add(path)
+  }
   if (typeof t === 'string') {
     const r = st.r
     switch (t) {
@@ -145,7 +161,7 @@ function gen (t, st, path, scope) {
       return gen(c, st, path + '.' + key, scope)
     }
     case 'registryEntryHolder': {
-      if (st.depth > 3 || (st.variant + Math.floor(st.r() * 2)) % 2 === 0) return { [opts.baseName]: Math.floor(st.r() * 50) }
+      if (st.depth > 3 || st.variant === 0 || (st.variant + Math.floor(st.r() * 2)) % 2 === 0) return { [opts.baseName]: Math.floor(st.r() * 50) }
       // minecraft-protocol tests the inline value for truth ("else if
       // (value.data)"): an empty string cannot be written inline.
       const inline = gen(opts.otherwise.type, st, path + '.' + opts.otherwise.name, undefined)
@@ -268,7 +284,24 @@ function realistic (types, st, names) {
   return out
 }
 
+// parseOnly parses given bytes with minecraft-protocol (config.parse:
+// [{protocol, type, hex}]) and writes [{ok, size, parsed, error}]: what
+// minecraft-data makes of the game's bytes where the two disagree.
+function parseOnly () {
+  const out = config.parse.map(({ protocol, type, hex }) => {
+    const proto = mc.createSerializer({ state: 'play', isServer: true, version: versionFor(protocol) }).proto
+    try {
+      const { value, size } = proto.read(Buffer.from(hex, 'hex'), 0, type)
+      return { ok: true, size, parsed: value }
+    } catch (err) {
+      return { ok: false, error: String(err.message) }
+    }
+  })
+  process.stdout.write(JSON.stringify(out, (k, v) => typeof v === 'bigint' ? v.toString() : v))
+}
+
 function main () {
+  if (config.parse) return parseOnly()
   const seed = config.seed || 1
   const out = []
   for (const protocol of config.protocols) {

@@ -290,3 +290,42 @@ func short(x any) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// Parsed is what minecraft-protocol made of some bytes.
+type Parsed struct {
+	OK     bool   `json:"ok"`
+	Size   int    `json:"size"`
+	Value  any    `json:"parsed"`
+	Error  string `json:"error"`
+}
+
+// ParseRequest asks minecraft-protocol to parse bytes as a type.
+type ParseRequest struct {
+	Protocol int32  `json:"protocol"`
+	Type     string `json:"type"`
+	Hex      string `json:"hex"`
+}
+
+// Parse has minecraft-protocol parse each request's bytes.
+func Parse(t testing.TB, reqs []ParseRequest) []Parsed {
+	t.Helper()
+	bin := node(t)
+	config, err := json.Marshal(map[string]any{"parse": reqs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "itemvectors.js", string(config))
+	cmd.Dir = peertest.PeersDir(t)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("itemvectors.js failed: %v\n%s", err, stderr.String())
+	}
+	var out []Parsed
+	dec := json.NewDecoder(&stdout)
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil || len(out) != len(reqs) {
+		t.Fatalf("itemvectors.js answered %d parses (%v), want %d", len(out), err, len(reqs))
+	}
+	return out
+}
