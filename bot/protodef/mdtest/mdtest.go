@@ -293,10 +293,10 @@ func short(x any) string {
 
 // Parsed is what minecraft-protocol made of some bytes.
 type Parsed struct {
-	OK     bool   `json:"ok"`
-	Size   int    `json:"size"`
-	Value  any    `json:"parsed"`
-	Error  string `json:"error"`
+	OK    bool   `json:"ok"`
+	Size  int    `json:"size"`
+	Value any    `json:"parsed"`
+	Error string `json:"error"`
 }
 
 // ParseRequest asks minecraft-protocol to parse bytes as a type.
