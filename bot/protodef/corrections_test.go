@@ -410,6 +410,29 @@ var gameVectors = []gameVector{
 		},
 	},
 	{
+		id: "C22", protocols: span(767, 775), what: "a written book page with filtered text", mdType: "Slot",
+		build: func(w *wire.Writer, p int32) {
+			slotWith(p, "written_book_content", func(w *wire.Writer) {
+				w.String("Diary")
+				w.Bool(false) // no filtered title
+				w.String("Steve")
+				w.VarInt(0)
+				w.VarInt(1) // one page
+				nbtString(w, "Day 1: a creeper")
+				w.Bool(true) // filtered text present
+				nbtString(w, "Day 1: a ***")
+				w.Bool(true) // resolved
+			})(w, p)
+		},
+		check: func(t *testing.T, p int32, b []byte) {
+			v := readSlot(t, p, b, "written_book_content")
+			page := field(t, v, "pages").Items[0]
+			if field(t, page, "content").NBT != "Day 1: a creeper" || field(t, page, "filteredContent", "?").NBT != "Day 1: a ***" || !field(t, v, "resolved").Bool() {
+				t.Errorf("book %v", v.Plain())
+			}
+		},
+	},
+	{
 		id: "C21", protocols: []int32{775}, what: "26.1's plain holders and holder sets", mdType: "Slot",
 		build: func(w *wire.Writer, p int32) {
 			comps := []struct {

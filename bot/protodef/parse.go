@@ -53,7 +53,9 @@ func Parse(defs map[string]string) (map[string]*Type, error) {
 		if err != nil {
 			return nil, fmt.Errorf("protodef: type %s: %w", name, err)
 		}
-		t.Name = name
+		if t.Kind != Ref { // a bare reference keeps the name it refers to
+			t.Name = name
+		}
 		types[name] = t
 	}
 	l := linker{types: types}

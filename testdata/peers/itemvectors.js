@@ -6,7 +6,9 @@
 //
 // config: { protocols: [767, …], corrected: [{protocol, path}], seed, kinds }
 // (kinds: the kinds of vector to write; all when absent), or
-// { parse: [{protocol, type, hex}] } to only parse bytes (see parseOnly).
+// { parse: [{protocol, type, hex}] } to only parse bytes (see parseOnly),
+// or { window: protocol, corrected } for the benchmark's fixture (see
+// windowItems).
 // For every protocol it builds values from minecraft-data's protocol.json
 // types (every component type with several variants that walk the cases of
 // every switch, option and holder; hand-picked realistic stacks; every
@@ -300,8 +302,36 @@ function parseOnly () {
   process.stdout.write(JSON.stringify(out, (k, v) => typeof v === 'bigint' ? v.toString() : v))
 }
 
+// windowItems writes a window_items payload (config.window: a protocol) of
+// 46 varied stacks, the player inventory of a survival game: empty slots,
+// plain stacks and the realistic stacks minecraft-data writes as the game
+// does. It is the benchmark's fixture (bot/item/testdata).
+function windowItems () {
+  const protocol = config.window
+  const version = versionFor(protocol)
+  const types = mcData(version).protocol.types
+  const proto = mc.createSerializer({ state: 'play', isServer: true, version }).proto
+  const corrected = new Set((config.corrected || []).filter(c => c.protocol === protocol).map(c => c.path))
+  const st = { types, r: rng(7), variant: 0, depth: 0, corrected, touched: new Set() }
+  const good = realistic(types, st, componentNames(types)).filter(([, , touched]) => touched.size === 0).map(([, slot]) => slot)
+  const items = []
+  for (let i = 0; items.length < 46; i++) {
+    if (i < 5 || i % 7 === 3) items.push({ itemCount: 0 })
+    else if (i % 2 === 0) items.push(slotOf([], 1 + (i * 13) % 64, 1 + (i * 37) % 900))
+    else items.push(good[i % good.length])
+  }
+  const packet = { windowId: 0, stateId: 7, items, carriedItem: { itemCount: 0 } }
+  const size = proto.sizeOf(packet, 'packet_window_items')
+  const buf = Buffer.alloc(size)
+  proto.write(packet, buf, 0, 'packet_window_items')
+  const back = proto.read(buf, 0, 'packet_window_items')
+  if (back.size !== size || back.value.items.length !== 46) throw new Error('window_items does not read back')
+  process.stdout.write(JSON.stringify({ protocol, version, hex: buf.toString('hex'), stacks: good.length }))
+}
+
 function main () {
   if (config.parse) return parseOnly()
+  if (config.window) return windowItems()
   const seed = config.seed || 1
   const out = []
   for (const protocol of config.protocols) {

@@ -50,10 +50,10 @@ func (v Vector) Bytes() []byte {
 
 func (v Vector) String() string { return fmt.Sprintf("%d %s %q", v.Protocol, v.Kind, v.Name) }
 
-// node returns the pinned Node from testdata/peers when installed, else
+// Node returns the pinned Node from testdata/peers when installed, else
 // node from PATH; it skips the test (fails in CI) when the peers are not
 // installed.
-func node(t testing.TB) string {
+func Node(t testing.TB) string {
 	t.Helper()
 	dir := peertest.PeersDir(t)
 	pinned := filepath.Join(dir, "node_modules", ".bin", "node")
@@ -70,7 +70,7 @@ func node(t testing.TB) string {
 // returns the vectors of the given kinds.
 func Load(t testing.TB, kinds ...string) []Vector {
 	t.Helper()
-	bin := node(t)
+	bin := Node(t)
 	type corrected struct {
 		Protocol int32  `json:"protocol"`
 		Path     string `json:"path"`
@@ -309,7 +309,7 @@ type ParseRequest struct {
 // Parse has minecraft-protocol parse each request's bytes.
 func Parse(t testing.TB, reqs []ParseRequest) []Parsed {
 	t.Helper()
-	bin := node(t)
+	bin := Node(t)
 	config, err := json.Marshal(map[string]any{"parse": reqs})
 	if err != nil {
 		t.Fatal(err)

@@ -171,6 +171,13 @@ var TypeCorrections = []TypeCorrection{
 		Why:  "1.21.1's DustColorTransitionOptions.STREAM_CODEC writes the two colours, then the scale (the same 28 bytes, read into the wrong fields by minecraft-data's order)",
 	},
 	{
+		ID: "C22", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775},
+		Path: "ItemWrittenBookPage.filteredContent",
+		MD:   `"anonOptionalNbt"`,
+		Game: `["option","anonymousNbt"]`,
+		Why:  "a written book page is Filterable.streamCodec(ComponentSerialization.STREAM_CODEC): the raw text, then ByteBufCodecs.optional of the filtered text, a presence boolean before its NBT (1.21.1 to 26.1.2)",
+	},
+	{
 		ID: "C21", Protocols: []int{775},
 		Path: "SlotComponent.data.damage_type",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"damageType","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"damageTypeId","otherwise":{"name":"data","type":"DamageTypeData"}}],"false":"string"}}]}]]`,
