@@ -125,8 +125,8 @@ func loadVersion(protocol int32) (*version, error) {
 			continue
 		}
 		t := sw.Case(int64(id))
-		if t == nil {
-			t = voidType
+		if t == nil { // the generator refuses this; a misread stack would follow
+			return nil, fmt.Errorf("item: protocol %d: component type %s has no layout", protocol, name)
 		}
 		for len(v.comps) <= id {
 			v.comps = append(v.comps, compType{})
@@ -138,8 +138,6 @@ func loadVersion(protocol int32) (*version, error) {
 	v.pool.New = func() any { return protodef.NewDecoder(nil, v.hook) }
 	return v, nil
 }
-
-var voidType = &protodef.Type{Kind: protodef.Void}
 
 func (v *version) decoder(r *wire.Reader) *protodef.Decoder {
 	d := v.pool.Get().(*protodef.Decoder)
@@ -264,7 +262,7 @@ func (v *version) readStack(d *protodef.Decoder, withCount, build bool) Stack {
 		id := r.VarInt()
 		ct, ok := v.comp(id)
 		if !ok {
-			r.Failf("unknown item component type %d in protocol %d", id, v.protocol)
+			r.Failf("unknown item component type %d in protocol %d: the server sent a component this version's layouts lack (a modded server, or minecraft-data needs updating), so the rest of the packet cannot be read", id, v.protocol)
 			break
 		}
 		p := r.Pos()

@@ -127,7 +127,7 @@ func Read(r *wire.Reader, protocol int32) []Entry {
 			break
 		}
 		if id < 0 || int(id) >= len(v.types) {
-			r.Failf("unknown entity metadata type %d in protocol %d", id, protocol)
+			r.Failf("unknown entity metadata type %d in protocol %d: the server sent a value type this version's layouts lack (a modded server, or minecraft-data needs updating), so the rest of the packet cannot be read", id, protocol)
 			break
 		}
 		d.Reset(r)

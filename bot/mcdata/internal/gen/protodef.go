@@ -47,6 +47,12 @@ var schemaRoots = []string{
 // named types of their own.
 var schemaHoist = map[string]string{"SlotComponent": "data", "entityMetadataEntry": "value", "Particle": "data"}
 
+// schemaComplete are the hoisted switches that must have a case for every
+// value of their enum: a component or metadata type without one would read
+// as nothing and misread the rest of the packet. (Particles without a case
+// are the game's simple particles, which carry nothing.)
+var schemaComplete = map[string]bool{"SlotComponent": true, "entityMetadataEntry": true}
+
 // schemaPrims maps minecraft-data's native and alias types to the
 // interpreter's primitives. anonymousNbt and anonOptionalNbt are the same
 // bytes (a TAG_End type byte reads as no value).
@@ -284,6 +290,13 @@ func hoist(name, field string, n *pdNode, parsed map[string]*pdNode) error {
 		}
 		if enum == nil {
 			return fmt.Errorf("%s.%s does not switch on an enum", name, field)
+		}
+		if schemaComplete[name] && f.t.def == nil {
+			for key, value := range enum {
+				if _, ok := f.t.cases[key]; !ok {
+					return fmt.Errorf("%s.%s has no layout for %s (%d); minecraft-data must list it (\"void\" if it carries nothing)", name, field, value, key)
+				}
+			}
 		}
 		for key, c := range f.t.cases {
 			if c.kind == "ref" || isPrim(c.kind) {
