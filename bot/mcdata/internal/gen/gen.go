@@ -152,6 +152,11 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 	for name, content := range game {
 		files[name] = content
 	}
+	schema, err := generateSchemas(dataDir, version)
+	if err != nil {
+		return nil, err
+	}
+	files["schema_gen.go"] = schema
 	return files, nil
 }
 
