@@ -47,8 +47,12 @@ function dataVersion (version) {
 // configurationPackets lists the clientbound configuration packets of a
 // minecraft-data version ([] before the configuration state existed).
 function configurationPackets (data) {
-  const mcData = require('minecraft-data')(data)
-  const packet = mcData.protocol.configuration && mcData.protocol.configuration.toClient.types.packet
+  // Only the protocol definition is read: loading all of minecraft-data for
+  // every release would cost seconds.
+  const paths = require('minecraft-data/minecraft-data/data/dataPaths.json').pc[data]
+  if (!paths || !paths.protocol) return []
+  const protocol = require('minecraft-data/minecraft-data/data/' + paths.protocol + '/protocol.json')
+  const packet = protocol.configuration && protocol.configuration.toClient.types.packet
   return packet ? Object.values(packet[1][0].type[1].mappings) : []
 }
 
