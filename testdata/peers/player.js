@@ -8,6 +8,7 @@
 //   {"cmd":"quit"}                  leave the server and exit
 //   {"cmd":"block","x":0,"y":64,"z":0}   report the block mineflayer has there
 //   {"cmd":"position"}              report where mineflayer is
+//   {"cmd":"entity","username":"bob"}   report the entity mineflayer has for that player
 // Reports go to fd 3 as JSON lines:
 //   {"event":"spawn","t":ms}        first spawn; t is milliseconds since the process started
 //   {"event":"chat","username":"…","message":"…","text":"…"}  every chat line seen
@@ -17,6 +18,8 @@
 //   {"event":"respawn","x":…,"y":…,"z":…}  alive again after a death, at that position
 //   {"event":"block","x":…,"y":…,"z":…,"name":"…"}  answer to block ("" where no chunk is loaded)
 //   {"event":"position","x":…,"y":…,"z":…}  answer to position
+//   {"event":"entity","username":"…","name":"player","x":…,"y":…,"z":…}  answer to entity
+//                                   (name "" when mineflayer has no entity for the player)
 //   {"event":"kicked","reason":"…"} {"event":"end","reason":"…"} {"event":"error","message":"…"}
 const readline = require('readline')
 const { emit } = require('./events')
@@ -123,6 +126,12 @@ function run (cmd) {
       const { Vec3 } = require('vec3')
       const block = bot.blockAt(new Vec3(cmd.x, cmd.y, cmd.z))
       emit('block', { x: cmd.x, y: cmd.y, z: cmd.z, name: block ? block.name : '' })
+      break
+    }
+    case 'entity': {
+      const player = bot.players[cmd.username]
+      const e = player && player.entity
+      emit('entity', e ? { username: cmd.username, name: e.name || e.type, x: e.position.x, y: e.position.y, z: e.position.z } : { username: cmd.username, name: '' })
       break
     }
     case 'position': {
