@@ -150,6 +150,18 @@ func checkConfiguration(ctx context.Context, t *testing.T, srv *peertest.Server,
 	if _, err := srv.WaitEvent(ctx, "join", func(ev peertest.Event) bool { return ev.Username == p.Username }); err != nil {
 		t.Errorf("the server reported no join for %s: %v", p.Username, err)
 	}
+	if r.CodeOfConduct {
+		// Configuration must wait for the acceptance: the join comes after it.
+		order := map[string]int{}
+		for i, ev := range srv.Events("") {
+			if _, seen := order[ev.Event]; !seen && ev.Username == p.Username {
+				order[ev.Event] = i
+			}
+		}
+		if order["code_of_conduct_accepted"] > order["join"] {
+			t.Errorf("%s joined before accepting the code of conduct (server events %+v)", p.Username, order)
+		}
+	}
 }
 
 // say has from say text and checks that every player in to sees it, sent

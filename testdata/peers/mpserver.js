@@ -303,7 +303,7 @@ function play () {
     c.write('login', {
       entityId: p.eid,
       isHardcore: false,
-      worldNames: ['minecraft:overworld'],
+      worldNames: ['minecraft:overworld', 'minecraft:the_nether', 'minecraft:the_end'],
       maxPlayers: 10,
       viewDistance: serverViewDistance,
       simulationDistance: serverViewDistance,
