@@ -61,8 +61,8 @@ func NodeModules(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(PeersDir(t), "node_modules")
 	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not on PATH (install Node.js 20 or newer), then run `" + InstallCommand + "`"
+	if _, err := exec.LookPath(NodeBinary(PeersDir(t))); err != nil {
+		missing = "node is not on PATH (install Node.js 22 or newer), then run `" + InstallCommand + "`"
 	} else {
 		for _, pkg := range []string{"flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data"} {
 			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
@@ -80,6 +80,17 @@ func NodeModules(t testing.TB) string {
 	return dir
 }
 
+// NodeBinary returns the Node.js the peers in dir (testdata/peers) run on:
+// the Node 22 that `npm ci` installs there (minecraft-protocol 1.68.0 and
+// mineflayer 4.39.0 declare node >= 22), else the node on PATH.
+func NodeBinary(dir string) string {
+	pinned := filepath.Join(dir, "node_modules", "node", "bin", "node")
+	if st, err := os.Stat(pinned); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+		return pinned
+	}
+	return "node"
+}
+
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago. The
 // peers themselves bind port 0 and report the port the kernel chose, which
 // cannot race; FreePort is for tests that need a port number in advance.
@@ -93,17 +104,28 @@ func FreePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// Event is one JSON line a peer writes to fd 3: "ready", "spawn", "chat",
-// "kicked", "end" or "error", with the fields that event carries.
+// Event is one JSON line a peer writes to fd 3, with the fields that event
+// carries. Players report "spawn", "chat", "code_of_conduct", "dialog",
+// "death", "respawn", "block", "position", "kicked", "end" and "error";
+// servers "ready" and, for the minecraft-protocol flavour, "join", "leave",
+// "chat", "command", "code_of_conduct_accepted", "death" and "respawn". The
+// scripts in testdata/peers say which fields each has.
 type Event struct {
-	Event    string `json:"event"`
-	Port     int    `json:"port,omitempty"`
-	Version  string `json:"version,omitempty"`
-	Username string `json:"username,omitempty"`
-	Message  string `json:"message,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	T        int64  `json:"t,omitempty"` // milliseconds since the peer's process started
+	Event    string   `json:"event"`
+	Port     int      `json:"port,omitempty"`
+	Version  string   `json:"version,omitempty"`
+	Username string   `json:"username,omitempty"`
+	Message  string   `json:"message,omitempty"`
+	Text     string   `json:"text,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	T        int64    `json:"t,omitempty"`     // milliseconds since the peer's process started
+	Phase    string   `json:"phase,omitempty"` // a dialog's: "configuration" or "play"
+	Kind     string   `json:"kind,omitempty"`  // a dialog's type, e.g. "minecraft:notice"
+	Title    string   `json:"title,omitempty"` // a dialog's title
+	Name     string   `json:"name,omitempty"`  // a block's name ("" where no chunk is loaded)
+	X        *float64 `json:"x,omitempty"`     // a position (respawn, position, block)
+	Y        *float64 `json:"y,omitempty"`
+	Z        *float64 `json:"z,omitempty"`
 }
 
 // logBuffer keeps the last part of a peer's stdout and stderr.
@@ -172,7 +194,7 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s config: %w", name, err)
 	}
-	cmd := exec.Command("node", script, string(cfg))
+	cmd := exec.Command(NodeBinary(dir), script, string(cfg))
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	log := &logBuffer{}
