@@ -8,24 +8,19 @@ import (
 	"testing"
 )
 
-// NodeBinary returns the Node.js the reference scripts run on: the pinned
-// Node from testdata/peers (node_modules/.bin/node, installed by npm ci)
-// when present, else node from PATH. Like NodeModules, it fails the test in
-// CI and skips it elsewhere when the peers are not installed.
+// NodeBinary returns the Node.js the reference scripts run on (nodeIn's
+// rule: the pinned Node of testdata/peers, else node from PATH). Like
+// NodeModules, it fails the test in CI and skips it elsewhere when the
+// peers are not installed.
 func NodeBinary(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(PeersDir(t), "node_modules")
-	pinned := filepath.Join(dir, ".bin", "node")
-	if _, err := os.Stat(pinned); err == nil {
-		for _, pkg := range []string{"minecraft-data", "prismarine-registry", "prismarine-block", "prismarine-chunk"} {
-			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
-				missingPeers(t, "the test peers are not installed ("+pkg+" is missing from "+dir+"): run `"+InstallCommand+"`")
-			}
+	dir := NodeModules(t)
+	for _, pkg := range []string{"prismarine-registry", "prismarine-block", "prismarine-chunk"} {
+		if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
+			missingPeers(t, "the test peers are not installed ("+pkg+" is missing from "+dir+"): run `"+InstallCommand+"`")
 		}
-		return pinned
 	}
-	NodeModules(t)
-	return "node"
+	return nodeIn(PeersDir(t))
 }
 
 func missingPeers(t testing.TB, why string) {

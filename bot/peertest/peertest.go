@@ -61,7 +61,7 @@ func NodeModules(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(PeersDir(t), "node_modules")
 	missing := ""
-	if _, err := exec.LookPath(NodeBinary(PeersDir(t))); err != nil {
+	if _, err := exec.LookPath(nodeIn(PeersDir(t))); err != nil {
 		missing = "node is not on PATH (install Node.js 22 or newer), then run `" + InstallCommand + "`"
 	} else {
 		for _, pkg := range []string{"flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data"} {
@@ -80,10 +80,11 @@ func NodeModules(t testing.TB) string {
 	return dir
 }
 
-// NodeBinary returns the Node.js the peers in dir (testdata/peers) run on:
+// nodeIn returns the Node.js the peers in dir (testdata/peers) run on:
 // the Node 22 that `npm ci` installs there (minecraft-protocol 1.68.0 and
-// mineflayer 4.39.0 declare node >= 22), else the node on PATH.
-func NodeBinary(dir string) string {
+// mineflayer 4.39.0 declare node >= 22), else the node on PATH. It is the
+// one rule; NodeBinary is its form for tests.
+func nodeIn(dir string) string {
 	pinned := filepath.Join(dir, "node_modules", "node", "bin", "node")
 	if st, err := os.Stat(pinned); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
 		return pinned
@@ -194,7 +195,7 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s config: %w", name, err)
 	}
-	cmd := exec.Command(NodeBinary(dir), script, string(cfg))
+	cmd := exec.Command(nodeIn(dir), script, string(cfg))
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	log := &logBuffer{}

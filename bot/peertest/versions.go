@@ -43,7 +43,7 @@ func Releases(t testing.TB) []Release {
 	dir := PeersDir(t)
 	NodeModules(t)
 	releases.once.Do(func() {
-		cmd := exec.Command(NodeBinary(dir), "versions.js")
+		cmd := exec.Command(nodeIn(dir), "versions.js")
 		cmd.Dir = dir
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
