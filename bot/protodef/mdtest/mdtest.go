@@ -10,9 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -55,15 +53,7 @@ func (v Vector) String() string { return fmt.Sprintf("%d %s %q", v.Protocol, v.K
 // installed.
 func Node(t testing.TB) string {
 	t.Helper()
-	dir := peertest.PeersDir(t)
-	pinned := filepath.Join(dir, "node_modules", ".bin", "node")
-	if _, err := os.Stat(pinned); err == nil {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", "minecraft-protocol", "package.json")); err == nil {
-			return pinned
-		}
-	}
-	peertest.NodeModules(t)
-	return "node"
+	return peertest.NodeBinary(t)
 }
 
 // Load runs itemvectors.js for every protocol the schemas cover and
