@@ -263,8 +263,8 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	c.register(fs)
 	configPath := fs.String("config", ui.DefaultConfigPath(), "console settings file (JSON: {\"username\":…,\"theme\":…}); a missing file is fine")
 	username := fs.String("username", "", "the bot's name in the world (default from the settings file, else \""+ui.DefaultUsername+"\")")
-	themeName := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (t or ctrl+t switches while running)")
-	overlay := fs.Bool("overlay", false, "start in the compact layout for a small terminal captured by streaming software (o switches)")
+	themeName := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (ctrl+t switches while running and saves the choice in the settings file)")
+	overlay := fs.Bool("overlay", false, "start in the compact layout for a small terminal captured by streaming software (ctrl+o or esc switches back)")
 	connect := fs.String("connect", "", "join the world at host:port at start, e.g. 127.0.0.1:51234 (the port Minecraft prints after Open to LAN)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nFlags:\n"); fs.PrintDefaults() }
 	if done, code := parse(fs, args, &c, stdout, stderr); done {

@@ -58,6 +58,9 @@ func eventTable() string {
 		if e.UntrustedText {
 			desc = strings.TrimSuffix(desc, ".") + "."
 		}
+		if e.Coming {
+			desc = "*Coming: not sent yet.* " + desc
+		}
 		fields := make([]string, len(e.Payload))
 		for i, f := range e.Payload {
 			fields[i] = "`" + f + "`"

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 )
@@ -14,11 +15,11 @@ import (
 func TestKickReasonIsMarkedAndCleaned(t *testing.T) {
 	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
 		if cmd == "kickme" {
-			f.send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { nbtString(w, "\x1b[2J\u202eYou are banned\u200f") })
+			f.Send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "\x1b[2J\u202eYou are banned\u200f") })
 		}
 	})
 	callN(t, w.d, "mc_command", `{"command":"kickme"}`)
-	got := jsonOf(w.rec.wait(t, "mc_disconnected"))
+	got := jsonOf(w.rec.Wait(t, "mc_disconnected"))
 	if !strings.HasPrefix(got, `{"reason":"the server disconnected the bot: You are banned","next_step":"ask the world's owner`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
 		t.Errorf("mc_disconnected after a kick with a message: %s", got)
 	}
@@ -29,11 +30,11 @@ func TestKickReasonIsMarkedAndCleaned(t *testing.T) {
 func TestKickWithoutReasonQuotesNothing(t *testing.T) {
 	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
 		if cmd == "kickme" {
-			f.send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { nbtString(w, "") })
+			f.Send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "") })
 		}
 	})
 	callN(t, w.d, "mc_command", `{"command":"kickme"}`)
-	if got := jsonOf(w.rec.wait(t, "mc_disconnected")); strings.Contains(got, "untrusted") {
+	if got := jsonOf(w.rec.Wait(t, "mc_disconnected")); strings.Contains(got, "untrusted") {
 		t.Errorf("mc_disconnected after a kick without a message: %s", got)
 	}
 }

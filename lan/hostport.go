@@ -21,9 +21,29 @@ func PortArg(description string) protocol.Arg {
 	return protocol.Int("port", description, 1, 65535).Recover(PortRecovery)
 }
 
-// portRefusal is a port error ending with the recovery sentence.
-func portRefusal(format string, args ...any) error {
-	return errors.New(fmt.Sprintf(format, args...) + " — " + PortRecovery)
+// ErrNoPort and ErrBadPort say which way SplitHost refused a port (test
+// with errors.Is): given nowhere, or not a number from 1 to 65535 (or given
+// twice, differently). Any other SplitHost error is about the host. A caller
+// that speaks to a person rather than a program (the console) words its own
+// sentence from them.
+var (
+	ErrNoPort  = errors.New("no port")
+	ErrBadPort = errors.New("not a port")
+)
+
+// portError is a port refusal: its sentence ends with the recovery
+// sentence, and it unwraps to ErrNoPort or ErrBadPort.
+type portError struct {
+	sentence string
+	kind     error
+}
+
+func (e *portError) Error() string { return e.sentence + " — " + PortRecovery }
+func (e *portError) Unwrap() error { return e.kind }
+
+// portRefusal is a port error of kind ending with the recovery sentence.
+func portRefusal(kind error, format string, args ...any) error {
+	return &portError{fmt.Sprintf(format, args...), kind}
 }
 
 // SplitHost is the one rule for where a world is, shared by every tool that
@@ -56,16 +76,16 @@ func SplitHost(host string, port int) (string, int, error) {
 	}
 	if !hasPort {
 		if port == 0 {
-			return "", 0, portRefusal("invalid or missing port")
+			return "", 0, portRefusal(ErrNoPort, "invalid or missing port")
 		}
 		return h, port, nil
 	}
 	n, err := strconv.Atoi(p)
 	if err != nil || n < 1 || n > 65535 {
-		return "", 0, portRefusal("the port in host %q is not a number from 1 to 65535", host)
+		return "", 0, portRefusal(ErrBadPort, "the port in host %q is not a number from 1 to 65535", host)
 	}
 	if port != 0 && port != n {
-		return "", 0, portRefusal("host %q says port %d but port says %d: give it once", host, n, port)
+		return "", 0, portRefusal(ErrBadPort, "host %q says port %d but port says %d: give it once", host, n, port)
 	}
 	return h, n, nil
 }

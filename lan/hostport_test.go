@@ -2,6 +2,7 @@ package lan
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -42,6 +43,35 @@ func TestSplitHost(t *testing.T) {
 		}
 		if err != nil || h != tc.wantHost || p != tc.wantPort {
 			t.Errorf("%q %d = %q %d %v", tc.host, tc.port, h, p, err)
+		}
+	}
+}
+
+// A caller that words its own sentence (the console) can tell a missing
+// port from a wrong one, and both from a wrong host.
+func TestSplitHostSaysWhichPartIsWrong(t *testing.T) {
+	for _, tc := range []struct {
+		host string
+		port int
+		kind error
+	}{
+		{"127.0.0.1", 0, ErrNoPort},
+		{"::1", 0, ErrNoPort},
+		{"127.0.0.1:x", 0, ErrBadPort},
+		{"[::1]:0", 0, ErrBadPort},
+		{"127.0.0.1:1", 2, ErrBadPort},
+		{"[::1", 0, nil},
+		{":1", 0, nil},
+	} {
+		_, _, err := SplitHost(tc.host, tc.port)
+		if err == nil {
+			t.Errorf("%q %d: no error", tc.host, tc.port)
+			continue
+		}
+		for _, kind := range []error{ErrNoPort, ErrBadPort} {
+			if errors.Is(err, kind) != (kind == tc.kind) {
+				t.Errorf("%q %d: %v; errors.Is %v = %v", tc.host, tc.port, err, kind, !(kind == tc.kind))
+			}
 		}
 	}
 }

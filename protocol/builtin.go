@@ -12,7 +12,7 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	c.Add(Tool{
 		Name: "mc_stop",
 		Description: "Stops whatever the bot is doing right now: every running tool call and background task is cancelled, and each call answers with an error saying it was stopped. " +
-			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled, each as it was sent (a number stays a number); a call that finished on its own as the stop arrived is not listed.",
+			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled, each as it was sent (a number stays a number); a call that finished on its own as the stop arrived, or that something else (mc_leave) had already cancelled, is not listed.",
 		Effect: Write,
 		Handler: func(ctx context.Context, _ Args) (any, error) {
 			// Stop what was admitted before this call, not calls that
@@ -50,7 +50,7 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	})
 	c.Add(Tool{
 		Name: "mc_list_tools",
-		Description: "Lists every tool blockmate offers with its description, argument schema (JSON Schema) and effect (read, write or destructive). " +
+		Description: "Lists every tool blockmate offers with its description, argument schema (JSON Schema) and effect (read, write or destructive), and the events it sends (those marked coming=true are not sent yet). " +
 			"Call it when unsure which tool fits or what arguments one takes.",
 		Effect: Read,
 		Handler: func(context.Context, Args) (any, error) {
@@ -60,9 +60,10 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 				infos[i] = t.Info()
 			}
 			return struct {
-				Count int        `json:"count"`
-				Tools []ToolInfo `json:"tools"`
-			}{len(infos), infos}, nil
+				Count  int         `json:"count"`
+				Tools  []ToolInfo  `json:"tools"`
+				Events []EventSpec `json:"events"`
+			}{len(infos), infos, EventCatalog}, nil
 		},
 	})
 }

@@ -133,6 +133,10 @@ type RunningCall struct {
 	// RawID is the id exactly as the caller sent it, a JSON string or
 	// number; nil for background tasks.
 	RawID json.RawMessage
+	// Cancelled is true once the call's context is cancelled (mc_stop,
+	// CancelBefore, shutdown) while it is still unwinding or not yet
+	// started: it is listed until it answers, but it will do nothing more.
+	Cancelled bool
 }
 
 // MarshalJSON writes {"id":…,"tool":…} with the id as it came: a number
@@ -164,15 +168,29 @@ var ErrShutdown = errors.New("blockmate is shutting down")
 
 type inflight struct {
 	RunningCall
+	ctx        context.Context
 	cancel     context.CancelCauseFunc
 	background bool
 	// seq orders admissions, so mc_stop cancels only what came before it.
 	seq uint64
-	// ended is closed when the call has its response (or the background
-	// task has returned); interrupted, set before, says whether it ended
+	// ended is closed when the handler has returned (or the background
+	// task has called its done func): the call is still listed while its
+	// response is written, but there is nothing left to cancel.
+	// interrupted, set before ended is closed, says whether it ended
 	// because it was cancelled rather than on its own.
 	ended       chan struct{}
 	interrupted bool
+}
+
+// live reports whether cancelling r would still change anything: its
+// handler has not returned and nobody has cancelled it yet.
+func (r *inflight) live() bool {
+	select {
+	case <-r.ended:
+		return false
+	default:
+		return r.ctx.Err() == nil
+	}
 }
 
 // Dispatcher runs tool calls from every transport: the sidecar's stdin, the
@@ -243,7 +261,9 @@ func (d *Dispatcher) Running() []RunningCall {
 	d.mu.Lock()
 	out := make([]RunningCall, 0, len(d.running))
 	for _, r := range d.running {
-		out = append(out, r.RunningCall)
+		rc := r.RunningCall
+		rc.Cancelled = r.ctx != nil && r.ctx.Err() != nil
+		out = append(out, rc)
 	}
 	d.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
@@ -269,6 +289,24 @@ func (d *Dispatcher) stopBefore(seq uint64, cause error) []*inflight {
 	return d.stop(func(_ string, r *inflight) bool { return r.seq < seq }, cause)
 }
 
+// CancelBefore cancels, with cause, the calls of tool admitted before the
+// call ctx belongs to (every call of tool, outside a dispatched call):
+// calls whose handler runs see their context cancelled, and calls admitted
+// but not started yet see a cancelled context when they start. A call whose
+// handler has already returned, or that something else (mc_stop) has
+// already cancelled, is not counted. It returns the ids it
+// cancelled, oldest first. mc_leave uses it to cancel the mc_join calls sent
+// before it, whether or not they have started.
+func (d *Dispatcher) CancelBefore(ctx context.Context, tool string, cause error) []string {
+	before := ^uint64(0)
+	if info, ok := ctx.Value(callKey{}).(*callInfo); ok && info.d == d {
+		before = info.seq
+	}
+	return ids(d.stop(func(_ string, r *inflight) bool {
+		return r.Tool == tool && r.seq < before && !r.background
+	}, cause))
+}
+
 func ids(victims []*inflight) []string {
 	out := make([]string, len(victims))
 	for i, r := range victims {
@@ -277,11 +315,15 @@ func ids(victims []*inflight) []string {
 	return out
 }
 
+// stop cancels, with cause, the live entries match picks and returns them,
+// oldest first. An entry that has ended, or whose context is already
+// cancelled, is not picked: cancelling it again would change nothing, and
+// whoever cancelled it first owns its end.
 func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []*inflight {
 	d.mu.Lock()
 	var victims []*inflight
 	for key, r := range d.running {
-		if match(key, r) {
+		if r.live() && match(key, r) {
 			victims = append(victims, r)
 		}
 	}
@@ -365,7 +407,7 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
 	d.seq++
-	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, cancel: cancel, background: true, seq: d.seq, ended: make(chan struct{})}
+	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, ctx: bg, cancel: cancel, background: true, seq: d.seq, ended: make(chan struct{})}
 	d.running[key] = task
 	d.mu.Unlock()
 	var once sync.Once
@@ -425,7 +467,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start}, cancel: cancel, seq: seq, ended: make(chan struct{})}
+	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start}, ctx: callCtx, cancel: cancel, seq: seq, ended: make(chan struct{})}
 	d.running[key] = call
 	d.mu.Unlock()
 
@@ -442,6 +484,10 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		if err == nil && runCtx.Err() != nil && errors.Is(context.Cause(runCtx), ErrShutdown) {
 			err = context.Cause(runCtx)
 		}
+		// The call ended because it was cancelled only if it answers with
+		// an error after its context ended; a result is a normal finish.
+		call.interrupted = err != nil && runCtx.Err() != nil
+		close(call.ended)
 		if err != nil {
 			resp.Error = d.describeError(runCtx, tool.Name, start, err)
 		} else {
@@ -453,10 +499,6 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 				resp.OK, resp.Result = true, raw
 			}
 		}
-		// The call ended because it was cancelled only if it answers with
-		// an error after its context ended; a result is a normal finish.
-		call.interrupted = !resp.OK && runCtx.Err() != nil
-		close(call.ended)
 		if d.log.Enabled(ctx, slog.LevelDebug) {
 			d.log.Debug("call", "id", idText, "tool", tool.Name, "origin", origin, "ok", resp.OK, "took", time.Since(start))
 		}

@@ -40,7 +40,7 @@ go mod download
 
 step "npm test peers (testdata/peers)"
 (cd testdata/peers && npm ci --no-audit --no-fund --loglevel=error)
-echo "node the peers run on: $(testdata/peers/node_modules/.bin/node --version)"
+echo "node the peers run on: $(testdata/peers/node_modules/node/bin/node --version)"
 
 step "go.mod is tidy"
 go mod tidy -diff

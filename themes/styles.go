@@ -35,7 +35,9 @@ type Styles struct {
 		Time                                                     lipgloss.Style
 		Chat, System, Danger, Good, World, Progress, Conn, Other lipgloss.Style
 		ChatName, ChatText                                       lipgloss.Style
-		Key, Value                                               lipgloss.Style
+		// Own is the bot's own chat lines, told apart from other players'.
+		Own        lipgloss.Style
+		Key, Value lipgloss.Style
 	}
 
 	Timeline struct {
@@ -45,6 +47,9 @@ type Styles struct {
 
 	Input struct {
 		Prompt, Text, Placeholder, Error, Hint lipgloss.Style
+		// Refused is the text of a line that was refused, drawn as selected:
+		// the next key typed replaces it.
+		Refused lipgloss.Style
 	}
 
 	Help help.Styles
@@ -119,6 +124,7 @@ func New(t Theme) *Styles {
 	s.Event.Other = fg(p.Text)
 	s.Event.ChatName = fg(p.Accent).Bold(true)
 	s.Event.ChatText = fg(p.Chat)
+	s.Event.Own = fg(p.Info).Italic(true)
 	s.Event.Key = fg(p.Muted)
 	s.Event.Value = fg(p.Text)
 
@@ -136,6 +142,13 @@ func New(t Theme) *Styles {
 	s.Input.Placeholder = fg(p.Muted)
 	s.Input.Error = fg(p.Bad).Bold(true)
 	s.Input.Hint = fg(p.Muted)
+	// Reverse video reads as selected text in any terminal; the streamer
+	// theme paints no background, so there it is underlined, as its list
+	// selection is.
+	s.Input.Refused = fg(p.Bad).Reverse(true)
+	if p.Selection == nil {
+		s.Input.Refused = fg(p.Bad).Underline(true)
+	}
 
 	s.Help = help.Styles{
 		ShortKey:       fg(p.Accent).Bold(bold),

@@ -42,6 +42,9 @@ func TestStreamerHasNoBackground(t *testing.T) {
 	if !s.Selected.GetUnderline() {
 		t.Fatal("without a background the selection must show some other way")
 	}
+	if s.Input.Refused.GetReverse() || !s.Input.Refused.GetUnderline() {
+		t.Fatal("a refused line in the streamer theme must be marked without painting a background")
+	}
 	for _, g := range []string{s.Glyphs.HeartFull, s.Glyphs.HeartEmpty, s.Glyphs.FoodFull} {
 		if len([]rune(g)) < 2 {
 			t.Fatalf("streamer glyph %q is not large", g)

@@ -11,7 +11,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -22,7 +24,30 @@ const maxEvents = 2000
 // filterChat is the pseudo-kind that matches every chat event.
 const filterChat = "chat"
 
-// eventsPane is the event stream: every event, newest at the bottom.
+// ownChatEvent is the console's own entry for a line the bot said: the bot
+// emits no event for its own chat (a conversation would show one side), so
+// when mc_say or mc_whisper succeeds, from any transport, the console adds
+// the line itself. It has no mc_ prefix, so it can never be taken for an
+// event of the catalog.
+const ownChatEvent = "said"
+
+// ownChat is the payload of an ownChatEvent.
+type ownChat struct {
+	Username string `json:"username"`
+	Message  string `json:"message"`
+	// To is whom it was whispered to; empty for public chat.
+	To string `json:"to,omitempty"`
+	// Call is the id of the call that said it, and Origin who made it.
+	Call   string          `json:"call"`
+	Origin protocol.Origin `json:"origin,omitempty"`
+}
+
+// sameNewsWithin is how close in time a player's join event and the
+// server's "joined the game" line must be to be told once.
+const sameNewsWithin = 10 * time.Second
+
+// eventsPane is the event stream: every event, newest at the bottom, one
+// sentence each; Enter opens one in full.
 type eventsPane struct {
 	styles  *themes.Styles
 	keys    KeyMap
@@ -32,54 +57,88 @@ type eventsPane struct {
 	focused bool
 
 	entries []protocol.Event
-	// back is how many matching events the view is scrolled up from the
-	// newest; 0 follows the tail.
-	back    int
-	filters []string // "" (all), "chat", then each kind
-	filter  int
+	// sel is the selected event and back the bottom row of the view, each
+	// counted in matching events back from the newest: both 0 follow the
+	// tail, and every new event is shown as it comes.
+	sel, back int
+	// unseen counts matching events that came while not following, for
+	// the title's "↓ N new".
+	unseen int
+	// kinds are the event kinds seen, in the order they first came: the
+	// filter cycles through these only.
+	kinds   []string
+	filter  string // "" (all), filterChat, or a kind
 	dropped int
-	// sentences shows events as short sentences for an audience (the
-	// streamer theme) rather than kind and fields.
-	sentences bool
+
+	detail      detailView
+	detailEvent protocol.Event
 }
 
 func newEventsPane(s *themes.Styles, k KeyMap, loc *time.Location) eventsPane {
-	filters := []string{"", filterChat}
-	for _, e := range protocol.EventCatalog {
-		filters = append(filters, e.Name)
-	}
-	return eventsPane{styles: s, keys: k, loc: loc, filters: filters}
+	return eventsPane{styles: s, keys: k, loc: loc, detail: newDetailView()}
 }
 
 func (p *eventsPane) SetSize(w, h int) { p.width, p.height = w, h }
 
+// SetDetailSize sizes the full view of one event.
+func (p *eventsPane) SetDetailSize(w, h int) {
+	p.detail.setSize(w, h)
+	if p.detail.open {
+		p.detail.refresh(p.detailText(p.detailEvent))
+	}
+}
+
 func isChat(name string) bool {
-	return name == "mc_player_chat" || name == "mc_whisper" || name == "mc_system_chat"
+	return name == "mc_player_chat" || name == "mc_whisper" || name == "mc_system_chat" || name == ownChatEvent
 }
 
 func (p eventsPane) matches(name string) bool {
-	f := p.filters[p.filter]
-	switch f {
+	switch p.filter {
 	case "":
 		return true
 	case filterChat:
 		return isChat(name)
 	}
-	return name == f
+	return name == p.filter
 }
 
-// add appends a batch, keeping at most maxEvents. A view scrolled away from
-// the tail stays on the same events; one at the tail follows.
-func (p *eventsPane) add(evs []protocol.Event, dropped int) {
-	p.dropped += dropped
-	for _, e := range evs {
-		if !slices.Contains(p.filters, e.Name) && len(p.filters) < 64 && e.Name == clean(e.Name) {
-			p.filters = append(p.filters, e.Name)
-		}
-		if p.back > 0 && p.matches(e.Name) {
-			p.back++
+// filters are the choices the kind filter cycles through: all, chat once
+// any chat was seen, then each kind seen.
+func (p eventsPane) filters() []string {
+	out := []string{""}
+	for _, k := range p.kinds {
+		if isChat(k) {
+			out = append(out, filterChat)
+			break
 		}
 	}
+	return append(out, p.kinds...)
+}
+
+// Following reports whether the view is at the tail.
+func (p eventsPane) Following() bool { return p.sel == 0 && p.back == 0 }
+
+// add appends a batch, keeping at most maxEvents. A view scrolled away from
+// the tail stays on the same events and counts what came; one at the tail
+// follows.
+func (p *eventsPane) add(evs []protocol.Event, dropped int) {
+	p.dropped += dropped
+	kept := evs[:0:0]
+	for _, e := range evs {
+		if p.sameNews(e, kept) {
+			continue
+		}
+		kept = append(kept, e)
+		if !slices.Contains(p.kinds, e.Name) && len(p.kinds) < 64 && e.Name == clean(e.Name) {
+			p.kinds = append(p.kinds, e.Name)
+		}
+		if !p.Following() && p.matches(e.Name) {
+			p.sel++
+			p.back++
+			p.unseen++
+		}
+	}
+	evs = kept
 	if len(evs) >= maxEvents {
 		p.dropped += len(p.entries) + len(evs) - maxEvents
 		p.entries = append(make([]protocol.Event, 0, maxEvents), evs[len(evs)-maxEvents:]...)
@@ -91,11 +150,129 @@ func (p *eventsPane) add(evs []protocol.Event, dropped int) {
 	} else {
 		p.entries = append(p.entries, evs...)
 	}
-	p.back = min(p.back, p.maxBack())
+	p.clamp()
+}
+
+// joinedLine and leftLine are the server's own lines for a player coming
+// and going, from the game's translations, with the name as group 1.
+var (
+	joinedLine = translationPattern("multiplayer.player.joined")
+	leftLine   = translationPattern("multiplayer.player.left")
+)
+
+// translationPattern turns a one-argument game translation ("%s joined the
+// game") into a pattern that reads the argument back out of the line.
+func translationPattern(key string) *regexp.Regexp {
+	format, ok := mcdata.Translate(key)
+	before, after, found := strings.Cut(format, "%s")
+	if !ok || !found {
+		return regexp.MustCompile(`$.^`) // matches nothing
+	}
+	return regexp.MustCompile("^" + regexp.QuoteMeta(before) + `(\S{1,16})` + regexp.QuoteMeta(after) + "$")
+}
+
+// sameNews tells a player's arrival (or leaving) once: the bot's
+// mc_player_joined and the server's "alex joined the game" line are the
+// same news. Whichever comes second is absorbed: a server line after the
+// event is dropped; an event after the server line takes the line's place.
+// pending are the events of the batch being added, not yet in entries.
+func (p *eventsPane) sameNews(e protocol.Event, pending []protocol.Event) bool {
+	type pair struct {
+		event string
+		line  *regexp.Regexp
+	}
+	for _, pr := range []pair{{"mc_player_joined", joinedLine}, {"mc_player_left", leftLine}} {
+		var name string
+		lineEvent := false
+		switch e.Name {
+		case pr.event:
+			var pl struct {
+				Username string `json:"username"`
+			}
+			if json.Unmarshal(e.Payload, &pl) != nil || pl.Username == "" {
+				continue
+			}
+			name = pl.Username
+		case "mc_system_chat":
+			var pl struct {
+				Message string `json:"message"`
+			}
+			m := pr.line.FindStringSubmatch(plainLine(systemText(e, &pl)))
+			if m == nil {
+				continue
+			}
+			name, lineEvent = m[1], true
+		default:
+			continue
+		}
+		// The last 64 events, newest first: the batch's, then the pane's.
+		for i := 0; i < 64; i++ {
+			var old *protocol.Event
+			if i < len(pending) {
+				old = &pending[len(pending)-1-i]
+			} else if j := i - len(pending); j < len(p.entries) {
+				old = &p.entries[len(p.entries)-1-j]
+			} else {
+				break
+			}
+			if absDuration(e.Time.Sub(old.Time)) > sameNewsWithin {
+				continue
+			}
+			switch {
+			case lineEvent && old.Name == pr.event && usernameOf(*old) == name:
+				return true
+			case !lineEvent && old.Name == "mc_system_chat":
+				var pl struct {
+					Message string `json:"message"`
+				}
+				if m := pr.line.FindStringSubmatch(plainLine(systemText(*old, &pl))); m != nil && m[1] == name {
+					*old = e
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// legacyCodes are the formatting codes (&e, §e) that servers which format
+// chat themselves leave in a line; flying-squid announces a join as
+// "&ealex joined the game.".
+var legacyCodes = regexp.MustCompile(`[&§][0-9a-fk-orA-FK-OR]`)
+
+// plainLine is a server line without formatting codes or a final full
+// stop, to be read against the game's own wording.
+func plainLine(s string) string {
+	return strings.TrimSuffix(strings.TrimSpace(legacyCodes.ReplaceAllString(s, "")), ".")
+}
+
+// systemText is a system line's text.
+func systemText(e protocol.Event, into *struct {
+	Message string `json:"message"`
+}) string {
+	if json.Unmarshal(e.Payload, into) != nil {
+		return ""
+	}
+	return into.Message
+}
+
+func usernameOf(e protocol.Event) string {
+	var pl struct {
+		Username string `json:"username"`
+	}
+	_ = json.Unmarshal(e.Payload, &pl)
+	return pl.Username
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
 }
 
 func (p eventsPane) matching() int {
-	if p.filters[p.filter] == "" {
+	if p.filter == "" {
 		return len(p.entries)
 	}
 	n := 0
@@ -111,51 +288,101 @@ func (p eventsPane) visibleRows() int { return max(p.height-2, 1) }
 
 func (p eventsPane) maxBack() int { return max(p.matching()-p.visibleRows(), 0) }
 
+// clamp keeps the selection among the events and in view.
+func (p *eventsPane) clamp() {
+	rows := p.visibleRows()
+	p.sel = min(max(p.sel, 0), max(p.matching()-1, 0))
+	p.back = min(max(p.back, 0), p.maxBack())
+	if p.sel < p.back {
+		p.back = p.sel
+	}
+	if p.sel > p.back+rows-1 {
+		p.back = p.sel - rows + 1
+	}
+	if p.Following() {
+		p.unseen = 0
+	}
+}
+
+// scroll moves the view and the selection by n events, up for positive n;
+// the input line's PgUp/PgDn use it.
+func (p *eventsPane) scroll(n int) {
+	p.sel += n
+	p.back += n
+	p.clamp()
+}
+
+// page is how far PgUp/PgDn move.
+func (p eventsPane) page() int { return max(p.visibleRows()-1, 1) }
+
 func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return p, nil
 	}
-	page := max(p.visibleRows()-1, 1)
+	if p.detail.open {
+		var cmd tea.Cmd
+		p.detail, cmd = p.detail.update(km, p.keys)
+		return p, cmd
+	}
 	switch {
 	case key.Matches(km, p.keys.Up):
-		p.back++
+		p.sel++
 	case key.Matches(km, p.keys.Down):
-		p.back--
+		p.sel--
 	case key.Matches(km, p.keys.PageUp):
-		p.back += page
+		p.scroll(p.page())
 	case key.Matches(km, p.keys.PageDown):
-		p.back -= page
+		p.scroll(-p.page())
 	case key.Matches(km, p.keys.Top):
-		p.back = p.maxBack()
+		p.sel, p.back = p.matching()-1, p.maxBack()
 	case key.Matches(km, p.keys.Bottom):
-		p.back = 0
-	case key.Matches(km, p.keys.Filter):
-		p.filter = (p.filter + 1) % len(p.filters)
-		p.back = 0
-	case key.Matches(km, p.keys.FilterBack):
-		p.filter = (p.filter + len(p.filters) - 1) % len(p.filters)
-		p.back = 0
+		p.sel, p.back = 0, 0
+	case key.Matches(km, p.keys.NextKind), key.Matches(km, p.keys.PrevKind):
+		step := 1
+		if key.Matches(km, p.keys.PrevKind) {
+			step = -1
+		}
+		fs := p.filters()
+		i := max(slices.Index(fs, p.filter), 0)
+		p.filter = fs[(i+step+len(fs))%len(fs)]
+		p.sel, p.back, p.unseen = 0, 0, 0
+	case key.Matches(km, p.keys.Select):
+		if e, ok := p.selected(); ok {
+			p.detailEvent = e
+			p.detail.show(p.detailText(e))
+		}
 	}
-	p.back = min(max(p.back, 0), p.maxBack())
+	p.clamp()
 	return p, nil
 }
 
-// Following reports whether the view is at the tail.
-func (p eventsPane) Following() bool { return p.back == 0 }
+// selected is the event the selection is on.
+func (p eventsPane) selected() (protocol.Event, bool) {
+	evs := p.tail(1, p.sel)
+	if len(evs) == 0 {
+		return protocol.Event{}, false
+	}
+	return evs[0], true
+}
+
+// Open reports whether one event is shown in full.
+func (p eventsPane) Open() bool { return p.detail.open }
 
 // Filter is the kind shown, "" for all.
-func (p eventsPane) Filter() string { return p.filters[p.filter] }
+func (p eventsPane) Filter() string { return p.filter }
 
 func (p eventsPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Filter, p.keys.Up, p.keys.Down, p.keys.Bottom}
+	if p.detail.open {
+		return []key.Binding{p.keys.Back, p.keys.Up, p.keys.Down}
+	}
+	return []key.Binding{p.keys.Select, p.keys.NextKind, p.keys.Up, p.keys.Bottom}
 }
 
 func (p eventsPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{p.keys.Filter, p.keys.FilterBack},
+		{p.keys.Select, p.keys.Back, p.keys.NextKind, p.keys.PrevKind},
 		{p.keys.Up, p.keys.Down, p.keys.PageUp, p.keys.PageDown, p.keys.Top, p.keys.Bottom},
-		p.keys.paneHelp(),
 	}
 }
 
@@ -181,19 +408,24 @@ func (p eventsPane) View() string {
 	s := p.styles
 	rows := p.visibleRows()
 	w := p.width - 4
+	evs := p.tail(rows, p.back)
 	var lines []string
-	for _, e := range p.tail(rows, p.back) {
-		lines = append(lines, p.line(e, w))
+	for i, e := range evs {
+		selected := p.focused && len(evs)-1-i == p.sel-p.back
+		lines = append(lines, p.line(e, w, selected))
 	}
 	if len(lines) == 0 {
 		lines = append(lines, s.Muted.Render("No events yet. Chat, damage, players coming and going and LAN worlds show up here."))
 	}
 	title := "Events"
-	if f := p.filters[p.filter]; f != "" {
-		title += " · " + f
+	if p.filter != "" {
+		title += " · " + shortKind(p.filter)
 	}
 	if p.back > 0 {
 		title += fmt.Sprintf(" · ↑%d", p.back)
+	}
+	if p.unseen > 0 {
+		title += fmt.Sprintf(" · ↓ %d new", p.unseen)
 	}
 	if p.dropped > 0 {
 		title += fmt.Sprintf(" · %d older dropped", p.dropped)
@@ -203,6 +435,48 @@ func (p eventsPane) View() string {
 		style, titleStyle = s.PaneFocused, s.PaneTitleFocused
 	}
 	return frame(style, titleStyle, title, lines, p.width, p.height)
+}
+
+// DetailView is one event in full: its sentence, when and what it is, and
+// every field of its payload.
+func (p eventsPane) DetailView(w, h int) string {
+	return p.detail.view(p.styles, "Event · "+shortKind(p.detailEvent.Name), w, h)
+}
+
+// untrustedKind reports whether an event's payload can carry text someone
+// else wrote (a player, a server operator, a world's owner): the catalog's
+// word for it, the one place that says so.
+func untrustedKind(name string) bool {
+	spec, ok := protocol.EventSpecFor(name)
+	return ok && spec.UntrustedText
+}
+
+func (p eventsPane) detailText(e protocol.Event) string {
+	s := p.styles
+	w := p.detail.width()
+	var b strings.Builder
+	for _, l := range wrapText(ansi.Strip(eventSentence(s, e)), max(w, 8)) {
+		b.WriteString(s.Doc.Render(l) + "\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(s.Muted.Render("at "+e.Time.In(p.loc).Format("2006-01-02 15:04:05")+" · kind "+clean(e.Name)) + "\n")
+	switch {
+	case e.Name == ownChatEvent:
+		for _, l := range wrapText("The bot's own line: the bot sends no event for what it says, so the console shows the line when the call that said it succeeds.", max(w, 8)) {
+			b.WriteString(s.Muted.Render(l) + "\n")
+		}
+	case untrustedKind(e.Name):
+		for _, l := range wrapText("Text in it was written by someone else (a player, a server, a world's owner): it is shown as data, never acted on.", max(w, 8)) {
+			b.WriteString(s.Muted.Render(l) + "\n")
+		}
+	}
+	b.WriteString("\n" + s.DocHeading.Render("Fields") + "\n")
+	payload := any(json.RawMessage(`{}`))
+	if len(e.Payload) > 0 && json.Valid(e.Payload) {
+		payload = json.RawMessage(e.Payload)
+	}
+	b.WriteString(s.Doc.Render(wrapBlock(indentJSON(payload), w)) + "\n")
+	return b.String()
 }
 
 // kindStyle colours an event by what it is about.
@@ -229,13 +503,15 @@ func kindStyle(s *themes.Styles, name string) lipgloss.Style {
 // shortKind drops the mc_ prefix for display.
 func shortKind(name string) string { return strings.TrimPrefix(clean(name), "mc_") }
 
-func (p eventsPane) line(e protocol.Event, width int) string {
+// line is an event as its time and one sentence; selected marks the time
+// of the event Enter would open.
+func (p eventsPane) line(e protocol.Event, width int, selected bool) string {
 	s := p.styles
-	ts := s.Event.Time.Render(e.Time.In(p.loc).Format("15:04:05")) + " "
-	if p.sentences {
-		return truncate(ts+eventSentence(s, e), width)
+	ts := s.Event.Time.Render(e.Time.In(p.loc).Format("15:04:05"))
+	if selected {
+		ts = s.Selected.Render(e.Time.In(p.loc).Format("15:04:05"))
 	}
-	return truncate(ts+eventBody(s, e), width)
+	return truncate(ts+" "+eventSentence(s, e), width)
 }
 
 // chatPayload is what chat events carry.
@@ -256,40 +532,38 @@ type segment struct {
 	Obfuscated    bool   `json:"obfuscated"`
 }
 
-// eventBody renders an event without its time: chat as chat, the rest as
-// kind and fields.
-func eventBody(s *themes.Styles, e protocol.Event) string {
+// chatLine renders a chat event as the game shows chat.
+func chatLine(s *themes.Styles, e protocol.Event) string {
 	ks := kindStyle(s, e.Name)
-	if isChat(e.Name) {
-		var c chatPayload
-		if json.Unmarshal(e.Payload, &c) == nil {
-			text := s.Event.ChatText.Render(clean(c.Message))
-			if len(c.Segments) > 0 {
-				text = renderSegments(s, c.Segments)
-				// Segments that already name the sender are the whole line
-				// as the game shows it ("<alex> hi"); show them alone.
-				if c.Username != "" && strings.Contains(segmentText(c.Segments), c.Username) {
-					return text
-				}
-			}
-			switch {
-			case e.Name == "mc_whisper":
-				return ks.Render(clean(c.Username)+" whispers:") + " " + text
-			case c.Username != "":
-				return s.Event.ChatName.Render("<"+clean(c.Username)+">") + " " + text
-			default:
-				return text
-			}
+	if e.Name == ownChatEvent {
+		var o ownChat
+		_ = json.Unmarshal(e.Payload, &o)
+		if o.To != "" {
+			return s.Event.Own.Render(clean(o.Username)+" whispers to "+clean(o.To)+":") + " " + s.Event.ChatText.Render(clean(o.Message))
+		}
+		return s.Event.Own.Render("<"+clean(o.Username)+">") + " " + s.Event.ChatText.Render(clean(o.Message))
+	}
+	var c chatPayload
+	if json.Unmarshal(e.Payload, &c) != nil {
+		return ks.Render(strings.ReplaceAll(shortKind(e.Name), "_", " "))
+	}
+	text := s.Event.ChatText.Render(clean(c.Message))
+	if len(c.Segments) > 0 {
+		text = renderSegments(s, c.Segments)
+		// Segments that already name the sender are the whole line as the
+		// game shows it ("<alex> hi"); show them alone.
+		if c.Username != "" && strings.Contains(segmentText(c.Segments), c.Username) {
+			return text
 		}
 	}
-	var b strings.Builder
-	b.WriteString(ks.Render(shortKind(e.Name)))
-	for _, f := range objectFields(e.Payload) {
-		b.WriteByte(' ')
-		b.WriteString(s.Event.Key.Render(clean(f.Key) + "="))
-		b.WriteString(s.Event.Value.Render(valueText(f.Value)))
+	switch {
+	case e.Name == "mc_whisper":
+		return ks.Render(clean(c.Username)+" whispers:") + " " + text
+	case c.Username != "":
+		return s.Event.ChatName.Render("<"+clean(c.Username)+">") + " " + text
+	default:
+		return text
 	}
-	return b.String()
 }
 
 func segmentText(segs []segment) string {
@@ -336,15 +610,18 @@ type sentencePayload struct {
 	Done      *int            `json:"done"`
 	Total     *int            `json:"total"`
 	Position  json.RawMessage `json:"position"`
+	NextStep  string          `json:"next_step"`
 }
 
-// eventSentence renders an event as a short sentence for people watching
-// (the overlay, the streamer theme): "Streamy died", "World found: Eduard -
-// Survival". It never shows a LAN address. Chat stays chat. Kinds it does
-// not know are named plainly without their fields.
+// eventSentence renders an event as one sentence for people, in every
+// theme and in the overlay: "alex joined", "Streamy died", "World found:
+// Eduard - Survival". Chat stays chat. It never shows a LAN address (the
+// overlay is captured for an audience; the worlds pane and the details
+// have the addresses). Kinds it does not know are named plainly; the
+// details view (Enter) shows every field.
 func eventSentence(s *themes.Styles, e protocol.Event) string {
 	if isChat(e.Name) {
-		return eventBody(s, e)
+		return chatLine(s, e)
 	}
 	var p sentencePayload
 	_ = json.Unmarshal(e.Payload, &p)
@@ -412,6 +689,12 @@ func eventSentence(s *themes.Styles, e protocol.Event) string {
 		if p.Reason != "" {
 			text += ": " + name(p.Reason, "")
 		}
+	case "mc_events_dropped":
+		text = "Some events were missed"
+		if p.Count != nil {
+			text = fmt.Sprintf("%d events were missed", *p.Count)
+		}
+		text += " (the console fell behind)"
 	default:
 		text = strings.ReplaceAll(shortKind(e.Name), "_", " ")
 	}
@@ -427,11 +710,4 @@ func orFloat(f *float64, d float64) *float64 {
 		return &d
 	}
 	return f
-}
-
-// sentenceLine is an event as a timed sentence, for the overlay.
-func (p eventsPane) sentenceLine(e protocol.Event, width int) string {
-	s := p.styles
-	ts := s.Event.Time.Render(e.Time.In(p.loc).Format("15:04:05")) + " "
-	return truncate(ts+eventSentence(s, e), width)
 }

@@ -59,7 +59,8 @@ func quitFlow(t *testing.T, tm *teatest.TestModel) Model {
 func TestFlowTypeACallAndSeeItsResult(t *testing.T) {
 	d := newDispatcher(t)
 	tm := startFlow(t, d, Options{NoPoll: true})
-	tm.Type(":")
+	// From the worlds pane, where a fresh console starts: typing goes to
+	// the input line.
 	tm.Type("collect oak_log 4")
 	tm.Send(press(tea.KeyEnter))
 	waitScreen(t, tm, "c1", "mc_collect", "collected=true")
@@ -80,7 +81,7 @@ func TestFlowTypeACallAndSeeItsResult(t *testing.T) {
 func TestFlowStopARunningCall(t *testing.T) {
 	d := newDispatcher(t)
 	tm := startFlow(t, d, Options{NoPoll: true})
-	tm.Type(":mc_wait ms=600000")
+	tm.Type("mc_wait ms=600000")
 	tm.Send(press(tea.KeyEnter))
 	waitScreen(t, tm, "1 running")
 	tm.Send(press(tea.KeyCtrlX))
@@ -97,12 +98,13 @@ func TestFlowStopARunningCall(t *testing.T) {
 func TestFlowSwitchTheme(t *testing.T) {
 	tm := startFlow(t, newDispatcher(t), Options{NoPoll: true, Theme: themes.Dark})
 	waitScreen(t, tm, "theme dark")
-	tm.Type("t")
+	tm.Send(press(tea.KeyCtrlT))
 	waitScreen(t, tm, "theme light")
-	tm.Type("tt")
+	tm.Send(press(tea.KeyCtrlT))
+	tm.Send(press(tea.KeyCtrlT))
 	waitScreen(t, tm, "theme streamer")
-	tm.Type("o")
-	waitScreen(t, tm, "Task ")
+	tm.Send(press(tea.KeyCtrlO))
+	waitScreen(t, tm, "Task ", "esc or ctrl+o: full console")
 	m := quitFlow(t, tm)
 	if m.ThemeName() != "streamer" || !m.overlay {
 		t.Fatalf("after three switches the theme is %s (want streamer), overlay=%v", m.ThemeName(), m.overlay)
@@ -115,10 +117,10 @@ func TestFlowFilterEvents(t *testing.T) {
 	bus := d.Events()
 	bus.Emit("mc_player_chat", "", map[string]string{"username": "Eduard", "message": "follow me"})
 	bus.Emit("mc_hurt", "zombie", map[string]any{"health": 12, "attacker": "zombie"})
-	waitScreen(t, tm, "<Eduard> follow me", "hurt attacker=zombie health=12")
+	waitScreen(t, tm, "<Eduard> follow me", "Hurt by zombie, health 12")
 	tm.Send(press(tea.KeyTab)) // timeline
 	tm.Send(press(tea.KeyTab)) // events
-	tm.Type("f")
+	tm.Send(press(tea.KeyRight))
 	waitScreen(t, tm, "Events · chat")
 	m := quitFlow(t, tm)
 	if m.events.Filter() != filterChat {

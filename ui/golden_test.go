@@ -47,15 +47,32 @@ var screens = []struct {
 	}},
 	{"help", func(t *testing.T, m Model) Model { return update(m, keyRunes("?")) }},
 	{"input-error", func(t *testing.T, m Model) Model {
-		m = update(m, keyRunes(":"))
 		m = typeText(m, "mc_collect block_type=oak_log count=lots")
 		return update(m, keyType(tea.KeyEnter))
 	}},
 	{"overlay", func(t *testing.T, m Model) Model {
 		m = update(m, statusMsg{Status: fixtureStatus(17)})
 		m = update(m, batchMsg{Events: fixtureEvents(), Calls: fixtureCalls()})
-		m = update(m, keyType(tea.KeyEsc)) // leave the input line
-		return update(m, keyRunes("o"))
+		return update(m, keyType(tea.KeyCtrlO))
+	}},
+	{"event-detail", func(t *testing.T, m Model) Model {
+		m = update(m, statusMsg{Status: fixtureStatus(17)})
+		m = update(m, batchMsg{Events: fixtureEvents()})
+		m = update(m, keyType(tea.KeyTab)) // input → timeline
+		m = update(m, keyType(tea.KeyTab)) // → events, on the newest: the disconnect
+		return update(m, keyType(tea.KeyEnter))
+	}},
+	{"timeline-new", func(t *testing.T, m Model) Model {
+		m = update(m, statusMsg{Status: fixtureStatus(17)})
+		m = update(m, batchMsg{Calls: fixtureCalls()})
+		m = update(m, keyType(tea.KeyTab)) // input → timeline
+		m = update(m, keyType(tea.KeyUp))  // away from the newest
+		m = update(m, keyType(tea.KeyUp))
+		return update(m, batchMsg{Calls: moreCalls(3)})
+	}},
+	{"confirm-quit", func(t *testing.T, m Model) Model {
+		m = update(m, statusMsg{Status: fixtureStatus(17)})
+		return update(m, keyType(tea.KeyCtrlC))
 	}},
 }
 

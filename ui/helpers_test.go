@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -186,7 +187,7 @@ func fixtureStatus(health float64) bot.Status {
 		Health: ptr(health), Food: ptr(17), GameMode: "survival", PlayersOnline: ptr(2),
 		Task: []protocol.RunningCall{}, Username: "blockmate", MaxHealth: ptr(20.0),
 		XPLevel: ptr(5), XPProgress: ptr(0.4), TimeOfDay: ptr(int64(6000)), Day: ptr(int64(3)),
-		Raining: ptr(false), Thundering: ptr(false), HeldItem: "oak_log", LatencyMS: ptr(int64(23)), State: "playing",
+		Raining: ptr(false), Thundering: ptr(false), LatencyMS: ptr(int64(23)), State: "playing",
 	}
 }
 
@@ -225,4 +226,18 @@ func fixtureCalls() []protocol.CallEvent {
 		{Phase: protocol.Finished, ID: json.RawMessage(`"c2"`), Tool: "mc_collect", Args: args(`{"block_type":"oak_log","count":4}`), Origin: protocol.OriginSidecar, Started: at.Add(time.Second), Duration: 2500 * time.Millisecond, Response: fail},
 		{Phase: protocol.Started, ID: json.RawMessage(`"c3"`), Tool: "mc_wait", Args: args(`{"ms":60000}`), Origin: protocol.OriginConsole, Started: epoch.Add(-4200 * time.Millisecond)},
 	}
+}
+
+// moreCalls are n finished calls from the sidecar, after fixtureCalls.
+func moreCalls(n int) []protocol.CallEvent {
+	var out []protocol.CallEvent
+	for i := 1; i <= n; i++ {
+		id := json.RawMessage(fmt.Sprintf(`"s%d"`, i))
+		at := epoch.Add(time.Duration(i) * time.Second)
+		out = append(out,
+			protocol.CallEvent{Phase: protocol.Started, ID: id, Tool: "mc_status", Origin: protocol.OriginSidecar, Started: at},
+			protocol.CallEvent{Phase: protocol.Finished, ID: id, Tool: "mc_status", Origin: protocol.OriginSidecar, Started: at,
+				Duration: time.Millisecond, Response: protocol.Response{ID: id, OK: true, Result: json.RawMessage(`{"connected":true}`)}})
+	}
+	return out
 }

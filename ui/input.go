@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
@@ -32,7 +33,14 @@ type inputPane struct {
 	ti   textinput.Model
 	err  string
 	hint string
-	// note is a one-line remark from the console (a setting not saved),
+	// refused is set when the line was refused and nothing has been done to
+	// it since: the text is kept, marked as refused, and the first text typed
+	// or pasted replaces it rather than running on from its end (that is how
+	// `join 42905` and then `leave` once became a bot named 42905leave). Any
+	// editing key (arrows, backspace, Home/End) clears the mark and edits the
+	// kept text instead.
+	refused bool
+	// note is a one-line remark from the console (a setting saved or not),
 	// shown until the next key.
 	note    string
 	history []string
@@ -71,7 +79,7 @@ func (p *inputPane) setStyles(s *themes.Styles) {
 
 func (p *inputPane) SetWidth(w int) {
 	p.width = w
-	p.ti.Width = max(w-len([]rune(p.ti.Prompt))-1, 1)
+	p.ti.Width = max(w-ansi.StringWidth(p.ti.Prompt)-1, 1)
 }
 
 // Focus gives the line the cursor.
@@ -81,7 +89,11 @@ func (p *inputPane) Focus() tea.Cmd { p.focused = true; return p.ti.Focus() }
 func (p *inputPane) Blur() { p.focused = false; p.ti.Blur() }
 
 // SetValue replaces the text, for prompts such as "join ".
-func (p *inputPane) SetValue(s string) { p.ti.SetValue(s); p.ti.CursorEnd(); p.err = "" }
+func (p *inputPane) SetValue(s string) {
+	p.ti.SetValue(s)
+	p.ti.CursorEnd()
+	p.err, p.refused = "", false
+}
 
 // Value is the text typed so far.
 func (p inputPane) Value() string { return p.ti.Value() }
@@ -89,12 +101,30 @@ func (p inputPane) Value() string { return p.ti.Value() }
 // Err is the inline error shown under the line, if any.
 func (p inputPane) Err() string { return p.err }
 
+// Refused reports whether the line shows a refused call that typing would
+// replace.
+func (p inputPane) Refused() bool { return p.refused }
+
 // HasCompletion reports whether Tab would complete something now, so the
 // root can let Tab complete rather than move focus.
 func (p inputPane) HasCompletion() bool {
 	_, cands := p.completion()
 	return len(cands) > 0
 }
+
+// consoleWords are lines the input line answers itself, because people
+// type them: help opens the help; quit and exit say which key quits.
+var consoleWords = map[string]string{
+	"help": "", "?": "",
+	"quit": quitHint, "exit": quitHint, "q": quitHint, ":q": quitHint,
+}
+
+// quitHint says how to quit: a typed word never quits, so that no line
+// typed in a hurry takes the bot out of the world.
+const quitHint = "To quit blockmate press ctrl+c (twice while the bot is in a world, so it never leaves by accident)."
+
+// openHelpMsg asks the root to show the help.
+type openHelpMsg struct{}
 
 func (p inputPane) Update(msg tea.Msg) (inputPane, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
@@ -106,16 +136,29 @@ func (p inputPane) Update(msg tea.Msg) (inputPane, tea.Cmd) {
 	switch {
 	case key.Matches(km, p.keys.Submit) && !km.Paste:
 		line := p.ti.Value()
+		if hint, ok := consoleWords[strings.ToLower(strings.TrimSpace(line))]; ok {
+			if hint == "" {
+				p.SetValue("")
+				return p, func() tea.Msg { return openHelpMsg{} }
+			}
+			p.err, p.refused = hint, true
+			return p, nil
+		}
 		req, err := parseLine(p.catalog, line)
 		if err != nil {
-			p.err = err.Error()
+			// The line stays for editing, marked as refused; it also goes
+			// to the history, so if typing replaces it ↑ brings it back.
+			p.err, p.refused, p.hint = err.Error(), true, ""
+			p.remember(line)
+			p.ti.CursorEnd()
 			return p, nil
 		}
 		p.remember(line)
 		p.ti.SetValue("")
-		p.err, p.hint = "", ""
+		p.err, p.hint, p.refused = "", "", false
 		return p, func() tea.Msg { return submitMsg{Req: req, Line: line} }
 	case key.Matches(km, p.keys.Complete):
+		p.refused = false
 		p.complete()
 		return p, nil
 	case key.Matches(km, p.keys.HistoryPrev):
@@ -130,13 +173,21 @@ func (p inputPane) Update(msg tea.Msg) (inputPane, tea.Cmd) {
 		// does not mind, and the short form reads spaces the same way.
 		km.Runes = []rune(strings.Join(strings.Fields(string(km.Runes)), " "))
 	}
+	if p.refused && isText(km) {
+		// Typing over a refused line replaces it, as typing over selected
+		// text does.
+		p.ti.SetValue("")
+	}
+	before := p.ti.Value()
 	var cmd tea.Cmd
 	p.ti, cmd = p.ti.Update(km)
-	p.err = ""
-	p.hint = ""
+	p.refused = false
 	p.note = ""
-	if _, cands := p.completion(); len(cands) > 1 && len(cands) <= 12 {
-		p.hint = strings.Join(cands, " ")
+	if p.ti.Value() != before {
+		p.err, p.hint = "", ""
+		if _, cands := p.completion(); len(cands) > 1 && len(cands) <= 12 {
+			p.hint = strings.Join(cands, " ")
+		}
 	}
 	return p, cmd
 }
@@ -165,7 +216,7 @@ func (p *inputPane) recall(step int) {
 		p.ti.SetValue(p.history[p.histPos])
 	}
 	p.ti.CursorEnd()
-	p.err = ""
+	p.err, p.refused = "", false
 }
 
 // completion finds what the word before the cursor could become: a tool
@@ -252,20 +303,26 @@ func (p *inputPane) complete() {
 }
 
 func (p inputPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.LeaveInput, p.keys.AnyHelp}
+	return []key.Binding{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.LeaveInput}
 }
 
 func (p inputPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.HistoryNext, p.keys.LeaveInput, p.keys.AnyHelp},
+		{p.keys.Submit, p.keys.Complete, p.keys.HistoryPrev, p.keys.HistoryNext, p.keys.ScrollEvents, p.keys.LeaveInput},
 	}
 }
 
-// maxErrLines bounds how much of the layout an inline error may take.
-const maxErrLines = 3
+// maxErrLines bounds how much of the layout an inline error may take, and
+// maxNoteLines a note (why a world cannot be joined is the longest).
+const maxErrLines, maxNoteLines = 3, 4
+
+// refusedHint is shown under a refused line, after the reason: the line is
+// still there, and what the next key will do to it.
+const refusedHint = "Kept: typing replaces it · ←/→ or backspace edit it · ↑ earlier lines"
 
 // underLines are the lines under the input: the error (wrapped, up to
-// maxErrLines) or the completion hint, or one blank line so the layout does
+// maxErrLines) and, while the line is marked refused, what typing will do;
+// or the completion hint, or a note; or one blank line so the layout does
 // not jump as you type.
 func (p inputPane) underLines() []string {
 	s := p.styles
@@ -279,11 +336,22 @@ func (p inputPane) underLines() []string {
 		for i, l := range lines {
 			lines[i] = s.Input.Error.Render(l)
 		}
+		if p.refused {
+			lines = append(lines, s.Input.Hint.Render(truncate(refusedHint, p.width)))
+		}
 		return lines
 	case p.hint != "":
 		return []string{s.Input.Hint.Render(truncate(p.hint, p.width))}
 	case p.note != "":
-		return []string{s.Warn.Render(truncate(clean(p.note), p.width))}
+		lines := wrapText(clean(p.note), p.width)
+		if len(lines) > maxNoteLines {
+			lines = lines[:maxNoteLines]
+			lines[maxNoteLines-1] = truncate(lines[maxNoteLines-1]+" …", p.width)
+		}
+		for i, l := range lines {
+			lines[i] = s.Warn.Render(l)
+		}
+		return lines
 	}
 	return []string{""}
 }
@@ -291,9 +359,18 @@ func (p inputPane) underLines() []string {
 // Height is how many lines View takes.
 func (p inputPane) Height() int { return 1 + len(p.underLines()) }
 
-// View is the line and the lines under it.
+// View is the line and the lines under it. A refused line is drawn as
+// refused: the prompt turns into the theme's failure mark and the text is
+// shown selected, since the first key typed replaces it.
 func (p inputPane) View() string {
-	out := []string{padRight(p.ti.View(), p.width)}
+	ti := p.ti
+	if p.refused && ti.Value() != "" {
+		ti.Prompt = p.styles.Glyphs.Fail + " "
+		ti.PromptStyle = p.styles.Input.Error
+		ti.TextStyle = p.styles.Input.Refused
+		ti.Width = max(p.width-ansi.StringWidth(ti.Prompt)-1, 1)
+	}
+	out := []string{padRight(ti.View(), p.width)}
 	for _, l := range p.underLines() {
 		out = append(out, padRight(l, p.width))
 	}

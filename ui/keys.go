@@ -1,26 +1,33 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // KeyMap is every key the console answers to. Panes show the ones that
 // apply to them through their help.KeyMap.
+//
+// The console is input-first: whatever a person types or pastes, from any
+// pane, lands in the input line. So no action sits on a key that is typed
+// in a word: the actions are on ctrl keys and F1, the list panes keep only
+// navigation keys that type nothing (arrows, PgUp/PgDn, Home/End, Enter,
+// Esc), and ? opens the help only on an empty line, where no call can
+// begin with it.
 type KeyMap struct {
-	// Global: work whatever has focus, the input line included.
-	ForceQuit key.Binding
-	Stop      key.Binding
-	NextPane  key.Binding
-	PrevPane  key.Binding
-	NextTheme key.Binding
-	// AnyHelp opens the help from anywhere, the input line included.
-	AnyHelp key.Binding
-
-	// Outside the input line.
-	Quit       key.Binding
-	Help       key.Binding
-	ThemeKey   key.Binding
-	Overlay    key.Binding
-	StopKey    key.Binding
-	FocusInput key.Binding
+	// Global: work from every pane, the input line included.
+	Quit     key.Binding
+	Stop     key.Binding
+	Theme    key.Binding
+	Overlay  key.Binding
+	Help     key.Binding
+	NextPane key.Binding
+	PrevPane key.Binding
+	// HelpOnEmptyLine is ?, which opens the help only while the input line
+	// is empty: in text it is a question mark.
+	HelpOnEmptyLine key.Binding
+	// Back closes details and help, leaves the overlay, and cancels a quit.
+	Back key.Binding
 
 	// Lists.
 	Up       key.Binding
@@ -30,70 +37,73 @@ type KeyMap struct {
 	Top      key.Binding
 	Bottom   key.Binding
 	Select   key.Binding
-	Back     key.Binding
 
 	// Worlds.
-	Join    key.Binding
-	Connect key.Binding
+	Join key.Binding
 
 	// Events.
-	Filter     key.Binding
-	FilterBack key.Binding
+	PrevKind key.Binding
+	NextKind key.Binding
 
 	// Input line.
-	Submit      key.Binding
-	Complete    key.Binding
-	HistoryPrev key.Binding
-	HistoryNext key.Binding
-	LeaveInput  key.Binding
+	Submit       key.Binding
+	Complete     key.Binding
+	HistoryPrev  key.Binding
+	HistoryNext  key.Binding
+	LeaveInput   key.Binding
+	ScrollEvents key.Binding
 }
 
 // DefaultKeyMap returns the console's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-		Stop:      key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "stop bot")),
-		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
-		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "pane back")),
-		NextTheme: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "theme")),
-		AnyHelp:   key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
+		Quit:            key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Stop:            key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "stop bot")),
+		Theme:           key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "theme")),
+		Overlay:         key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "overlay")),
+		Help:            key.NewBinding(key.WithKeys("f1"), key.WithHelp("F1", "help")),
+		NextPane:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:        key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		HelpOnEmptyLine: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help (on an empty line)")),
+		Back:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 
-		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		ThemeKey:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
-		Overlay:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "overlay")),
-		StopKey:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop bot")),
-		FocusInput: key.NewBinding(key.WithKeys(":", "/", "i"), key.WithHelp(":", "type a call")),
-
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "oldest")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "newest (follow)")),
+		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "up")),
+		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "oldest")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
 		Select:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 
-		Join:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join")),
-		Connect: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "host:port")),
+		Join: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "join")),
 
-		Filter:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "filter kind")),
-		FilterBack: key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "filter back")),
+		PrevKind: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "kind back")),
+		NextKind: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "kind")),
 
-		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
-		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "history")),
-		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "history")),
-		LeaveInput:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave")),
+		Submit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Complete:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		HistoryPrev:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "history")),
+		HistoryNext:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "history")),
+		LeaveInput:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "panes")),
+		ScrollEvents: key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "scroll events")),
 	}
 }
 
-// globalHelp are the keys listed with every pane's.
+// globalHelp are the keys listed with every pane's, most needed first: a
+// narrow footer cuts from the end.
 func (k KeyMap) globalHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Stop, k.NextTheme, k.ForceQuit}
+	return []key.Binding{k.Help, k.Quit, k.Stop, k.Theme, k.Overlay, k.NextPane}
 }
 
-// paneHelp are the keys every pane but the input line shares.
-func (k KeyMap) paneHelp() []key.Binding {
-	return []key.Binding{k.FocusInput, k.StopKey, k.ThemeKey, k.Overlay, k.Help, k.Quit}
+// globalFullHelp is globalHelp with the keys that only the full help has
+// room for.
+func (k KeyMap) globalFullHelp() []key.Binding {
+	return []key.Binding{k.Help, k.HelpOnEmptyLine, k.Quit, k.Stop, k.Theme, k.Overlay, k.NextPane, k.PrevPane, k.Back}
+}
+
+// isText reports whether a key is text a person typed or pasted: letters,
+// digits, punctuation, space, anything that prints. Such a key always goes
+// to the input line. Control keys, arrows and F-keys are not text.
+func isText(msg tea.KeyMsg) bool {
+	return (msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace) && len(msg.Runes) > 0
 }

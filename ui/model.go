@@ -97,11 +97,15 @@ type (
 		Status bot.Status
 		Err    string
 	}
-	// configSavedMsg says how saving the settings went.
-	configSavedMsg struct{ Err error }
-	discoverMsg    struct {
-		Reason, NextStep string
-		Worlds           []world
+	// configSavedMsg says how saving the theme to the settings file went.
+	configSavedMsg struct {
+		Theme, Path string
+		Err         error
+	}
+	discoverMsg struct {
+		Found  int
+		Reason string
+		Worlds []world
 	}
 	leftMsg struct{}
 )
@@ -122,10 +126,16 @@ type Model struct {
 	timeline timelinePane
 	input    inputPane
 
-	focus    focusID
-	width    int
-	height   int
-	showHelp bool
+	focus focusID
+	// typedFrom is the list pane that had focus when typing took it to the
+	// input line; Esc there goes back to it.
+	typedFrom focusID
+	width     int
+	height    int
+	showHelp  bool
+	// confirmQuit is set by ctrl+c while the bot is in a world: a second
+	// ctrl+c leaves and quits, any other key carries on.
+	confirmQuit bool
 	// helpOffset is how far the full help is scrolled.
 	helpOffset int
 	overlay    bool
@@ -174,7 +184,6 @@ func New(opts Options) Model {
 		announced: map[string]bool{},
 	}
 	m.help.Styles = s.Help
-	m.events.sentences = opts.Theme.Name == themes.Streamer.Name
 	if opts.Connect != "" {
 		m.focus = focusInput
 	}
@@ -268,13 +277,14 @@ func (f focusID) paneTitle() string {
 }
 
 // setOverlay switches layout; focus follows. Entering the overlay closes
-// what it cannot show (help, call details) and no pane has focus there;
+// what it cannot show (help, details) and no pane has focus there;
 // leaving it gives focus back to the pane that had it, if that pane is
 // shown now (the worlds list is not while the bot is in a world).
 func (m *Model) setOverlay(on bool) tea.Cmd {
 	m.overlay = on
 	m.showHelp = false
-	m.timeline.open = false
+	m.timeline.detail.open = false
+	m.events.detail.open = false
 	if !on && m.connected && m.focus == focusWorlds {
 		m.focus = focusInput
 	}
@@ -296,7 +306,9 @@ func (m *Model) setTheme(t themes.Theme) tea.Cmd {
 	s := m.styles
 	m.help.Styles = s.Help
 	m.worlds.styles, m.status.styles, m.events.styles = s, s, s
-	m.events.sentences = t.Name == themes.Streamer.Name
+	if m.events.detail.open {
+		m.events.detail.refresh(m.events.detailText(m.events.detailEvent))
+	}
 	m.timeline.setStyles(s)
 	m.input.setStyles(s)
 	m.layout()
@@ -320,21 +332,24 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case batchMsg:
 		return m, m.applyBatch(msg)
 	case callDoneMsg:
-		m.timeline.finishOwn(msg.Key, msg.Response, msg.Duration)
+		m.sayFinished(m.timeline.finishOwn(msg.Key, msg.Response, msg.Duration))
 		return m, nil
 	case submitMsg:
 		return m, m.submit(msg.Req)
 	case joinWorldMsg:
 		return m, m.join(msg.Host, msg.Port)
-	case promptConnectMsg:
-		if m.overlay {
-			return m, nil
-		}
-		m.input.SetValue("join ")
-		return m, m.setFocus(focusInput)
+	case noticeMsg:
+		m.input.note = msg.Text
+		m.layout()
+		return m, nil
+	case openHelpMsg:
+		m.showHelp, m.helpOffset = true, 0
+		return m, nil
 	case configSavedMsg:
 		if msg.Err != nil {
-			m.input.note = "The theme could not be saved: " + msg.Err.Error()
+			m.input.note = "Theme " + msg.Theme + ", but it could not be saved for next time: " + msg.Err.Error()
+		} else {
+			m.input.note = "Theme " + msg.Theme + ", saved to " + msg.Path + " for next time."
 		}
 		m.layout()
 		return m, nil
@@ -356,9 +371,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(refresh, tea.Tick(statusEvery, func(time.Time) tea.Msg { return statusTickMsg{} }))
 	case discoverMsg:
-		m.worlds.setAdvice(msg.Reason, msg.NextStep)
+		m.worlds.setDiscovery(msg.Found, msg.Reason)
 		for _, w := range msg.Worlds {
-			raw, _ := json.Marshal(w)
+			raw, _ := protocol.Marshal(w)
 			m.worlds.applyEvent("mc_lan_world_found", raw)
 			m.announced[w.addr()] = true
 		}
@@ -400,52 +415,69 @@ func (m *Model) setConnected(c bool) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// handleKey routes a key. The order matters: a quit being confirmed
+// first, then the global keys (ctrl keys and F1, which nobody presses while
+// typing a word), then the overlay's few, then the help, then text (which
+// always goes to the input line, from any pane), and last the focused
+// pane's own keys.
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
+	// A note (a theme saved, why a world cannot be joined) stays until the
+	// next key.
+	if m.input.note != "" {
+		m.input.note = ""
+		m.layout()
+	}
 	if m.quitting {
-		if key.Matches(msg, k.ForceQuit) {
+		// A third ctrl+c does not wait for the bot to leave.
+		if key.Matches(msg, k.Quit) {
 			return m, tea.Quit
 		}
 		return m, nil
 	}
-	// Global keys work whatever has focus.
+	if m.confirmQuit {
+		m.confirmQuit = false
+		switch {
+		case key.Matches(msg, k.Quit):
+			return m.quit()
+		case key.Matches(msg, k.Back):
+			return m, nil
+		}
+		// Any other key is the person carrying on: it does what it does.
+	}
 	switch {
-	case key.Matches(msg, k.ForceQuit):
+	case key.Matches(msg, k.Quit):
+		if m.connected {
+			m.confirmQuit = true
+			return m, nil
+		}
 		return m.quit()
 	case key.Matches(msg, k.Stop):
 		return m, m.submit(protocol.Request{Tool: "mc_stop"})
-	case key.Matches(msg, k.NextTheme):
+	case key.Matches(msg, k.Theme):
 		return m, m.switchTheme(themes.Next(m.theme.Name))
+	case key.Matches(msg, k.Overlay):
+		return m, m.setOverlay(!m.overlay)
 	}
-	// The overlay shows no pane that takes keys: only its own few act, so
-	// typing into the wrong window cannot join, send or select anything.
+	// The overlay shows no pane that takes keys: typing into the wrong
+	// window joins, sends or selects nothing. Its last line says how back.
 	if m.overlay {
-		switch {
-		case key.Matches(msg, k.Overlay):
+		if key.Matches(msg, k.Back) {
 			return m, m.setOverlay(false)
-		case key.Matches(msg, k.ThemeKey):
-			return m, m.switchTheme(themes.Next(m.theme.Name))
-		case key.Matches(msg, k.Quit):
-			return m.quit()
 		}
 		return m, nil
 	}
-	switch {
-	case key.Matches(msg, k.PrevPane):
-		return m, m.moveFocus(-1)
-	case key.Matches(msg, k.NextPane):
-		if !(m.focus == focusInput && m.input.HasCompletion()) {
-			return m, m.moveFocus(+1)
-		}
-	case key.Matches(msg, k.AnyHelp) && !m.showHelp:
-		m.showHelp, m.helpOffset = true, 0
+	if key.Matches(msg, k.Help) || (!msg.Paste && key.Matches(msg, k.HelpOnEmptyLine) && m.input.Value() == "") {
+		m.showHelp, m.helpOffset = !m.showHelp, 0
 		return m, nil
 	}
 	if m.showHelp {
-		rows := m.height - 2 - m.input.Height() - 2
+		rows := m.helpRows()
+		scrolled := true
 		switch {
-		case key.Matches(msg, k.Help, k.Back, k.Quit, k.AnyHelp):
+		case key.Matches(msg, k.Back):
 			m.showHelp = false
+			return m, nil
 		case key.Matches(msg, k.Up):
 			m.helpOffset--
 		case key.Matches(msg, k.Down):
@@ -454,39 +486,54 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.helpOffset -= rows
 		case key.Matches(msg, k.PageDown):
 			m.helpOffset += rows
+		default:
+			scrolled = false
 		}
-		m.helpOffset = min(max(m.helpOffset, 0), max(len(m.helpLines())-rows, 0))
-		return m, nil
+		if scrolled {
+			m.helpOffset = min(max(m.helpOffset, 0), max(len(m.helpLines())-rows, 0))
+			return m, nil
+		}
+		// The help covers the panes, so their keys would act unseen; text
+		// and the input line's keys go on (the help stays open while the
+		// person types an example from it).
+		if m.focus != focusInput && !isText(msg) {
+			return m, nil
+		}
 	}
-	// The input line, when focused, gets every other key.
+	switch {
+	case key.Matches(msg, k.PrevPane):
+		return m, m.moveFocus(-1)
+	case key.Matches(msg, k.NextPane):
+		if !(m.focus == focusInput && m.input.HasCompletion()) {
+			return m, m.moveFocus(+1)
+		}
+	}
+	var cmds []tea.Cmd
+	if isText(msg) && m.focus != focusInput {
+		// Typing from a list pane: the text goes to the input line, and so
+		// does the cursor, so that Enter then sends it. A key that came
+		// with Alt is an Esc pressed just before it (terminals send the two
+		// as one): the Esc has nothing left to do, the key is text.
+		m.timeline.detail.open, m.events.detail.open = false, false
+		m.typedFrom = m.focus
+		cmds = append(cmds, m.setFocus(focusInput))
+		msg.Alt = false
+	}
 	if m.focus == focusInput {
-		if key.Matches(msg, k.LeaveInput) {
-			return m, m.setFocus(focusTimeline)
+		switch {
+		case key.Matches(msg, k.LeaveInput):
+			return m, m.setFocus(m.paneBack())
+		case key.Matches(msg, k.PageUp):
+			m.events.scroll(m.events.page())
+			return m, nil
+		case key.Matches(msg, k.PageDown):
+			m.events.scroll(-m.events.page())
+			return m, nil
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
 		m.layout()
-		return m, cmd
-	}
-	if m.timeline.Open() {
-		var cmd tea.Cmd
-		m.timeline, cmd = m.timeline.Update(msg)
-		return m, cmd
-	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpOffset = true, 0
-		return m, nil
-	case key.Matches(msg, k.ThemeKey):
-		return m, m.switchTheme(themes.Next(m.theme.Name))
-	case key.Matches(msg, k.Overlay):
-		return m, m.setOverlay(true)
-	case key.Matches(msg, k.StopKey):
-		return m, m.submit(protocol.Request{Tool: "mc_stop"})
-	case key.Matches(msg, k.FocusInput):
-		return m, m.setFocus(focusInput)
+		return m, tea.Batch(append(cmds, cmd)...)
 	}
 	// Keys go to the focused pane only.
 	var cmd tea.Cmd
@@ -501,17 +548,48 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// paneBack is the list pane Esc in the input line goes to: the one typing
+// came from, if it is shown.
+func (m Model) paneBack() focusID {
+	for _, f := range m.focusOrder() {
+		if f == m.typedFrom && f != focusInput {
+			return f
+		}
+	}
+	return focusTimeline
+}
+
+// sayFinished adds the bot's own chat line to the events when c is a
+// successful mc_say or mc_whisper: the bot sends no event for what it says
+// itself, and a conversation shown one-sided reads as the bot ignoring
+// everyone.
+func (m *Model) sayFinished(c *call) {
+	if c == nil || !c.Response.OK || (c.Tool != "mc_say" && c.Tool != "mc_whisper") {
+		return
+	}
+	var args struct {
+		Message  string `json:"message"`
+		Username string `json:"username"`
+	}
+	raw, _ := protocol.Marshal(c.Args)
+	if json.Unmarshal(raw, &args) != nil || args.Message == "" {
+		return
+	}
+	said := ownChat{Username: orDefault(m.status.status.Username, m.opts.Username), Message: args.Message, Call: c.Key, Origin: c.Origin}
+	if c.Tool == "mc_whisper" {
+		said.To = args.Username
+	}
+	payload, _ := protocol.Marshal(said)
+	at := m.now()
+	if !c.Started.IsZero() {
+		at = c.Started.Add(c.Duration)
+	}
+	m.events.add([]protocol.Event{{Name: ownChatEvent, Payload: payload, Time: at}}, 0)
+}
+
 // applyBatch hands a pump batch to the panes that own its data.
 func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, ev := range b.Calls {
-		switch ev.Phase {
-		case protocol.Started:
-			cmds = append(cmds, m.timeline.observeStart(ev))
-		case protocol.Finished:
-			m.timeline.observeFinish(ev)
-		}
-	}
 	shown := b.Events[:0:0]
 	for _, e := range b.Events {
 		if e.Name == "mc_lan_world_found" || e.Name == "mc_lan_world_lost" {
@@ -534,6 +612,16 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 		shown = append(shown, e)
 	}
 	m.events.add(shown, b.Dropped)
+	// Calls after events: a line the bot said goes into the events after
+	// what came with it in the same frame.
+	for _, ev := range b.Calls {
+		switch ev.Phase {
+		case protocol.Started:
+			cmds = append(cmds, m.timeline.observeStart(ev))
+		case protocol.Finished:
+			m.sayFinished(m.timeline.observeFinish(ev))
+		}
+	}
 	m.timeline.dropped += b.DroppedCalls
 	return tea.Batch(cmds...)
 }
@@ -567,6 +655,10 @@ func (m *Model) submit(req protocol.Request) tea.Cmd {
 			}
 		}
 	}
+	// A call sent is a call whose result the person wants to see: the help
+	// and any details close, and the timeline follows again (startOwn).
+	m.showHelp = false
+	m.events.detail.open = false
 	spin := m.timeline.startOwn(req, m.now())
 	d, ctx, k := m.opts.Dispatcher, m.ctx, idText(req.ID)
 	run := func() tea.Msg {
@@ -613,14 +705,14 @@ func (m Model) discoverCmd() tea.Cmd {
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginInternal),
 			protocol.Request{ID: json.RawMessage(`"console-discover"`), Tool: "mc_discover_lan"})
 		var out struct {
-			Worlds   []world `json:"worlds"`
-			Reason   string  `json:"reason"`
-			NextStep string  `json:"next_step"`
+			Found  int     `json:"found"`
+			Worlds []world `json:"worlds"`
+			Reason string  `json:"reason"`
 		}
 		if resp.OK {
 			_ = json.Unmarshal(resp.Result, &out)
 		}
-		return discoverMsg{Reason: out.Reason, NextStep: out.NextStep, Worlds: out.Worlds}
+		return discoverMsg{Found: out.Found, Reason: out.Reason, Worlds: out.Worlds}
 	}
 }
 
@@ -663,6 +755,7 @@ func (m *Model) layout() {
 	m.timeline.SetSize(w-leftW, topH)
 	m.events.SetSize(w, bodyH-topH)
 	m.timeline.SetDetailSize(w-4, bodyH-4)
+	m.events.SetDetailSize(w-4, bodyH-4)
 }
 
 func (m Model) View() string {
@@ -685,6 +778,8 @@ func (m Model) View() string {
 		body = m.helpView(bodyH)
 	case m.timeline.Open():
 		body = m.timeline.DetailView(m.width, bodyH)
+	case m.events.Open():
+		body = m.events.DetailView(m.width, bodyH)
 	default:
 		left := m.status.View(false)
 		if !m.connected {
@@ -714,7 +809,7 @@ func (m Model) bar() string {
 		conn = "leaving the world…"
 	}
 	left := s.BarTitle.Render(" blockmate ") + s.Bar.Render(" "+conn+" ")
-	right := s.BarDim.Render(fmt.Sprintf(" theme %s · ? help ", m.theme.Name))
+	right := s.BarDim.Render(fmt.Sprintf(" theme %s · F1 help ", m.theme.Name))
 	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)
 	if gap < 0 {
 		return padRight(left, m.width)
@@ -727,7 +822,7 @@ func (m Model) focusedKeys() help.KeyMap {
 	switch {
 	case m.focus == focusInput:
 		return m.input
-	case m.timeline.Open(), m.focus == focusTimeline:
+	case m.focus == focusTimeline:
 		return m.timeline
 	case m.focus == focusEvents:
 		return m.events
@@ -735,31 +830,52 @@ func (m Model) focusedKeys() help.KeyMap {
 	return m.worlds
 }
 
+// footer is the keys that work now: the focused pane's, then the global
+// ones. While a quit waits for its confirmation it says so instead.
 func (m Model) footer() string {
-	bindings := append(m.focusedKeys().ShortHelp(), m.keys.globalHelp()...)
-	if m.focus != focusInput {
-		bindings = append(bindings, m.keys.Help, m.keys.Quit)
+	if m.confirmQuit {
+		return padRight(m.styles.Warn.Render("ctrl+c again: leave the world and quit · any other key: stay"), m.width)
 	}
+	bindings := append(m.focusedKeys().ShortHelp(), m.keys.globalHelp()...)
 	return padRight(m.help.ShortHelpView(bindings), m.width)
 }
 
 // focusedPaneTitle names the pane whose keys the help lists, as its frame
 // is titled.
-func (m Model) focusedPaneTitle() string {
-	if m.timeline.Open() {
-		return timelineTitle
+func (m Model) focusedPaneTitle() string { return m.focus.paneTitle() }
+
+// helpText is what the full help says besides the keys: how typing works,
+// what a refused line does, and where the theme is saved.
+func (m Model) helpText() string {
+	saved := "it is not saved (no settings file)."
+	if m.opts.ConfigPath != "" {
+		saved = "the choice is written to the settings file " + m.opts.ConfigPath + ", so the next start uses it too."
 	}
-	return m.focus.paneTitle()
+	return "Whatever you type or paste, from any pane, goes to the input line; Enter sends it. " +
+		"A pasted call waits there for Enter, even when it ends in a line break, so you can read it first. " +
+		"The panes keep only keys that type nothing: arrows, PgUp/PgDn, Home/End, Enter and Esc. " +
+		"Actions are on ctrl keys: ctrl+x stops what the bot is doing, ctrl+o switches to the compact overlay and back, " +
+		"and ctrl+c quits (asking first while the bot is in a world). F1, or ? on an empty line, opens and closes this help.\n\n" +
+		"A call that does not fit its tool is not sent: the reason shows under the line and the line stays, marked as refused. " +
+		"Typing then replaces it (so new text never runs on from the refused text); ←/→ or backspace edit it instead, and ↑ brings it back.\n\n" +
+		"ctrl+t switches the theme; " + saved
 }
 
 // helpLines are the full help: the focused pane's keys, the global keys,
-// and what the input line accepts.
+// how typing works, and what the input line accepts.
 func (m Model) helpLines() []string {
 	s := m.styles
-	groups := append(m.focusedKeys().FullHelp(), m.keys.globalHelp())
+	groups := append(m.focusedKeys().FullHelp(), m.keys.globalFullHelp())
 	var lines []string
 	lines = append(lines, s.DocHeading.Render("Keys ("+m.focusedPaneTitle()+")"))
 	lines = append(lines, strings.Split(m.help.FullHelpView(groups), "\n")...)
+	lines = append(lines, "", s.DocHeading.Render("Typing, pasting, quitting"))
+	w := max(m.width-4, 20)
+	for _, para := range strings.Split(m.helpText(), "\n") {
+		for _, l := range wrapText(para, w) {
+			lines = append(lines, s.Doc.Render(l))
+		}
+	}
 	lines = append(lines, "", s.DocHeading.Render("Typing a tool call"))
 	for _, l := range strings.Split(shortFormHelp(m.opts.Dispatcher.Catalog()), "\n") {
 		lines = append(lines, s.Doc.Render(l))
@@ -767,11 +883,14 @@ func (m Model) helpLines() []string {
 	return lines
 }
 
+// helpRows is how many help lines fit.
+func (m Model) helpRows() int { return m.height - 2 - m.input.Height() - 2 }
+
 func (m Model) helpView(h int) string {
 	s := m.styles
 	lines := m.helpLines()
 	rows := h - 2
-	title := "Help · ? or esc closes"
+	title := "Help · esc or F1 closes"
 	if len(lines) > rows {
 		title += " · ↑/↓ scroll"
 		end := min(m.helpOffset+rows, len(lines))
@@ -785,7 +904,7 @@ func (m Model) tooSmall(minW, minH int) string {
 	msg := fmt.Sprintf("blockmate needs a window of at least %d×%d; this one is %d×%d.", minW, minH, m.width, m.height)
 	hint := "Make the window bigger"
 	if !m.overlay {
-		hint += ", or press o for the compact overlay layout"
+		hint += ", or press ctrl+o for the compact overlay layout"
 	}
 	hint += ". ctrl+c quits."
 	lines := append(wrapText(msg, m.width), wrapText(hint, m.width)...)
@@ -816,9 +935,17 @@ func (m Model) overlayView() string {
 		}
 	}
 	lines = append(lines, s.Status.Label.Render("Task ")+task)
-	rest := m.height - len(lines)
+	// The last line says how to get back: a person who pressed ctrl+o by
+	// mistake, or types into this window, must not be left guessing.
+	rest := m.height - len(lines) - 1
 	for _, e := range m.events.tail(rest, 0) {
-		lines = append(lines, m.events.sentenceLine(e, w))
+		lines = append(lines, m.events.line(e, w, false))
 	}
-	return strings.Join(fit(lines, w, m.height), "\n")
+	lines = fit(lines, w, m.height-1)
+	back := "esc or ctrl+o: full console · ctrl+c: quit"
+	if m.confirmQuit {
+		back = "ctrl+c again leaves the world and quits"
+	}
+	lines = append(lines, padRight(s.Muted.Render(truncate(back, w)), w))
+	return strings.Join(lines, "\n")
 }

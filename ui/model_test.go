@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,32 +52,28 @@ func TestFocusCyclesThroughVisiblePanes(t *testing.T) {
 
 func TestInputLineGetsEveryKeyWhenFocused(t *testing.T) {
 	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
-	m = update(m, keyRunes(":"))
+	m = update(m, keyRunes("s"))
 	if m.Focus() != "input" {
-		t.Fatalf(": should focus the input line; got %s", m.Focus())
+		t.Fatalf("typing should take focus to the input line; got %s", m.Focus())
 	}
-	// Keys that are commands elsewhere are text here.
+	// Keys that were once commands are text.
 	m = typeText(m, "q?tosf")
 	if m.Quitting() || m.showHelp || m.ThemeName() != "dark" || m.overlay || m.events.Filter() != "" {
 		t.Fatalf("a key typed into the input line acted as a command (quitting=%v help=%v theme=%s overlay=%v filter=%q)",
 			m.Quitting(), m.showHelp, m.ThemeName(), m.overlay, m.events.Filter())
 	}
-	if got := m.input.Value(); got != "q?tosf" {
+	if got := m.input.Value(); got != "sq?tosf" {
 		t.Fatalf("input holds %q; want the typed text", got)
 	}
-	// Esc leaves the input; the same keys are commands again.
+	// Esc leaves the input for the pane typing came from.
 	m = update(m, keyType(tea.KeyEsc))
-	if m.Focus() == "input" {
-		t.Fatal("esc did not leave the input line")
+	if m.Focus() != "worlds" {
+		t.Fatalf("esc should go back to the worlds pane; focus is %s", m.Focus())
 	}
-	m = update(m, keyRunes("t"))
-	if m.ThemeName() != "light" {
-		t.Fatalf("t outside the input should switch theme; theme is %s", m.ThemeName())
-	}
-	// ctrl+t works from the input line too.
-	m = update(m, keyRunes(":"))
+	// ctrl+t works from the input line too, and keeps the text.
+	m = update(m, keyRunes("x"))
 	m = update(m, keyType(tea.KeyCtrlT))
-	if m.ThemeName() != "high-contrast" || m.input.Value() != "q?tosf" {
+	if m.ThemeName() != "light" || m.input.Value() != "sq?tosfx" {
 		t.Fatalf("ctrl+t in the input: theme %s, input %q", m.ThemeName(), m.input.Value())
 	}
 }
@@ -86,21 +83,21 @@ func TestKeysGoToTheFocusedPaneOnly(t *testing.T) {
 	m = update(m, batchMsg{Events: fixtureEvents(), Calls: fixtureCalls()})
 	m = update(m, keyType(tea.KeyTab)) // timeline
 	selected := m.timeline.selected
-	m = update(m, keyRunes("f"))
+	m = update(m, keyType(tea.KeyRight))
 	if m.events.Filter() != "" {
-		t.Fatal("f reached the events pane while the timeline had focus")
+		t.Fatal("→ reached the events pane while the timeline had focus")
 	}
-	m = update(m, keyRunes("k"))
+	m = update(m, keyType(tea.KeyUp))
 	if m.timeline.selected != selected-1 {
-		t.Fatalf("k in the timeline moved selection from %d to %d", selected, m.timeline.selected)
+		t.Fatalf("↑ in the timeline moved selection from %d to %d", selected, m.timeline.selected)
 	}
 	if !m.events.Following() {
-		t.Fatal("k in the timeline scrolled the events pane")
+		t.Fatal("↑ in the timeline scrolled the events pane")
 	}
 	m = update(m, keyType(tea.KeyTab)) // events
-	m = update(m, keyRunes("f"))
+	m = update(m, keyType(tea.KeyRight))
 	if m.events.Filter() != filterChat {
-		t.Fatalf("f in the events pane should filter to chat; filter is %q", m.events.Filter())
+		t.Fatalf("→ in the events pane should filter to chat; filter is %q", m.events.Filter())
 	}
 	if m.timeline.selected != selected-1 {
 		t.Fatal("a key for the events pane moved the timeline")
@@ -111,7 +108,7 @@ func TestHelpTogglesAndShowsTheShortForm(t *testing.T) {
 	m := newModel(t, newDispatcher(t), themes.Dark, 160, 48)
 	m = update(m, keyRunes("?"))
 	view := m.View()
-	for _, want := range []string{"Keys (Worlds)", "ctrl+x", "say hi there", "join 127.0.0.1:51234"} {
+	for _, want := range []string{"Keys (Worlds)", "ctrl+x", "say hi there", "join 51234", "join 192.168.1.20:51234"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("full help does not mention %q", want)
 		}
@@ -120,8 +117,12 @@ func TestHelpTogglesAndShowsTheShortForm(t *testing.T) {
 	if m.showHelp {
 		t.Fatal("esc did not close the help")
 	}
-	// f1 opens it from the input line, where ? is text.
-	m = update(m, keyRunes(":"))
+	// F1 opens it from the input line, where ? after text is text.
+	m = typeText(m, "say what")
+	m = update(m, keyRunes("?"))
+	if m.showHelp || m.input.Value() != "say what?" {
+		t.Fatalf("? after text should be text: help %v, line %q", m.showHelp, m.input.Value())
+	}
 	m = update(m, keyType(tea.KeyF1))
 	if !m.showHelp || !strings.Contains(m.View(), "Keys (input line)") {
 		t.Fatal("f1 in the input line should open the help")
@@ -145,6 +146,12 @@ func TestShortForm(t *testing.T) {
 		{"goto 10 64 -20.5", "mc_goto", `{"x":10,"y":64,"z":-20.5}`},
 		{"goto 10 64 -20 range=2", "mc_goto", `{"range":2,"x":10,"y":64,"z":-20}`},
 		{"join 127.0.0.1:51234", "mc_join", `{"host":"127.0.0.1","port":51234}`},
+		{"join 42905", "mc_join", `{"port":42905}`},
+		{"join 042905", "mc_join", `{"port":42905}`},
+		{"join localhost 42905", "mc_join", `{"host":"localhost","port":42905}`},
+		{"join 42905 username=Theo", "mc_join", `{"port":42905,"username":"Theo"}`},
+		{"/say hi", "mc_say", `{"message":"hi"}`},
+		{":status", "mc_status", `null`},
 		{"join port=51234 username=Theo", "mc_join", `{"port":51234,"username":"Theo"}`},
 		{"defend true", "mc_defend", `{"enabled":true}`},
 		{"wait 250", "mc_wait", `{"ms":250}`},
@@ -199,7 +206,6 @@ func TestInvalidLineIsNotSentAndStaysForEditing(t *testing.T) {
 	stop := d.Observe(func(protocol.CallEvent) { calls++ })
 	defer stop()
 	m := newModel(t, d, themes.Dark, 100, 30)
-	m = update(m, keyRunes(":"))
 	m = typeText(m, `{"tool":"mc_wait","args":{"ms":-5}}`)
 	m, cmd := updateCmd(m, keyType(tea.KeyEnter))
 	if cmd != nil {
@@ -226,7 +232,6 @@ func TestInvalidLineIsNotSentAndStaysForEditing(t *testing.T) {
 
 func TestCompletionFromTheCatalog(t *testing.T) {
 	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
-	m = update(m, keyRunes(":"))
 	m = typeText(m, "mc_col")
 	m = update(m, keyType(tea.KeyTab))
 	if got := m.input.Value(); got != "mc_collect " {
@@ -262,7 +267,6 @@ func TestCompletionFromTheCatalog(t *testing.T) {
 func TestHistoryUpAndDown(t *testing.T) {
 	d := newDispatcher(t)
 	m := newModel(t, d, themes.Dark, 100, 30)
-	m = update(m, keyRunes(":"))
 	for _, line := range []string{"wait 1", "wait 2"} {
 		m = typeText(m, line)
 		var cmd tea.Cmd
@@ -288,7 +292,6 @@ func TestHistoryUpAndDown(t *testing.T) {
 
 func TestMultiLinePasteBecomesOneLine(t *testing.T) {
 	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
-	m = update(m, keyRunes(":"))
 	paste := "{\n  \"tool\": \"mc_wait\",\n  \"args\": {\"ms\": 1}\n}"
 	m = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(paste), Paste: true})
 	if got := m.input.Value(); got != `{ "tool": "mc_wait", "args": {"ms": 1} }` {
@@ -311,7 +314,6 @@ func TestSubmittedCallRunsThroughTheDispatcher(t *testing.T) {
 	})
 	defer stop()
 	m := newModel(t, d, themes.Dark, 100, 30)
-	m = update(m, keyRunes(":"))
 	m = typeText(m, "say hello there")
 	m, cmd := updateCmd(m, keyType(tea.KeyEnter))
 	if m.input.Value() != "" {
@@ -350,7 +352,6 @@ func TestSubmittedCallRunsThroughTheDispatcher(t *testing.T) {
 func TestStopKeyCancelsARunningCall(t *testing.T) {
 	d := newDispatcher(t)
 	h := newHarness(t, newModel(t, d, themes.Dark, 100, 30))
-	h.send(keyRunes(":"))
 	h.typeText("mc_wait ms=600000")
 	h.send(keyType(tea.KeyEnter))
 	h.until(func(Model) bool { return len(d.Running()) == 1 })
@@ -389,7 +390,7 @@ func TestEventsFollowTailOnlyAtTheBottom(t *testing.T) {
 	if after := m.View(); after != strings.Replace(view, "Events · ↑", "Events · ↑", 1) && strings.Contains(after, "line 50") {
 		t.Fatal("a new event moved a view that was scrolled up")
 	}
-	m = update(m, keyRunes("G"))
+	m = update(m, keyType(tea.KeyEnd))
 	m = update(m, batchMsg{Events: []protocol.Event{chat(51)}})
 	if !strings.Contains(m.View(), "line 51") {
 		t.Fatal("back at the bottom, new events should show")
@@ -400,25 +401,36 @@ func TestEventFilterByKind(t *testing.T) {
 	m := newModel(t, newDispatcher(t), themes.Dark, 160, 48)
 	m = update(m, batchMsg{Events: fixtureEvents()})
 	m = update(m, keyType(tea.KeyTab))
-	m = update(m, keyType(tea.KeyTab)) // events
-	m = update(m, keyRunes("f"))       // chat
+	m = update(m, keyType(tea.KeyTab))   // events
+	m = update(m, keyType(tea.KeyRight)) // chat
 	view := m.View()
-	if !strings.Contains(view, "follow me") || strings.Contains(view, "attacker=zombie") {
+	if !strings.Contains(view, "follow me") || strings.Contains(view, "Hurt by zombie") {
 		t.Fatal("the chat filter should show chat and only chat")
 	}
 	for m.events.Filter() != "mc_hurt" {
-		m = update(m, keyRunes("f"))
+		m = update(m, keyType(tea.KeyRight))
 		if m.events.Filter() == "" {
 			t.Fatal("mc_hurt is not among the filters")
 		}
 	}
 	view = m.View()
-	if strings.Contains(view, "follow me") || !strings.Contains(view, "attacker=zombie") || !strings.Contains(view, "Events · mc_hurt") {
+	if strings.Contains(view, "follow me") || !strings.Contains(view, "Hurt by zombie") || !strings.Contains(view, "Events · hurt") {
 		t.Fatal("the mc_hurt filter should show hurt events only, and say so in the title")
 	}
-	m = update(m, keyRunes("F"))
+	m = update(m, keyType(tea.KeyLeft))
 	if m.events.Filter() == "mc_hurt" {
-		t.Fatal("F should step the filter back")
+		t.Fatal("← should step the filter back")
+	}
+	// The filter offers only kinds that came: all, chat, then each kind
+	// in the order it first came.
+	want := []string{"", filterChat}
+	for _, e := range fixtureEvents() {
+		if !slices.Contains(want, e.Name) {
+			want = append(want, e.Name)
+		}
+	}
+	if got := m.events.filters(); !slices.Equal(got, want) {
+		t.Fatalf("the filter cycles through %q; want the kinds seen %q", got, want)
 	}
 }
 
@@ -480,7 +492,6 @@ func TestJoinFromTheWorldsPane(t *testing.T) {
 		t.Fatalf("enter on a world called %s %s", c.Tool, args)
 	}
 	// A typed join gets the console's username too, unless it names one.
-	m = update(m, keyRunes(":"))
 	m = typeText(m, "join 127.0.0.1:4242")
 	m, cmd = updateCmd(m, keyType(tea.KeyEnter))
 	m = settle(t, m, cmd, func(m Model) bool { return len(m.timeline.calls) == 2 && m.timeline.calls[1].Done })
@@ -493,15 +504,12 @@ func TestJoinFromTheWorldsPane(t *testing.T) {
 	if args, _ := json.Marshal(m.timeline.calls[2].Args); string(args) != `{"host":"127.0.0.1","port":4243,"username":"Alex"}` {
 		t.Fatalf("typed join with a username sent %s", args)
 	}
-	// c opens the input line for a host:port.
-	m = update(m, keyType(tea.KeyShiftTab))
-	for m.Focus() != "worlds" {
-		m = update(m, keyType(tea.KeyTab))
-	}
-	m, cmd = updateCmd(m, keyRunes("c"))
-	m = settle(t, m, cmd, func(m Model) bool { return m.Focus() == "input" })
-	if m.input.Value() != "join " {
-		t.Fatalf("c should prefill the input with join; got %q", m.input.Value())
+	// A bare port, as the game prints it, joins this computer's world.
+	m = typeText(m, "join 42905")
+	m, cmd = updateCmd(m, keyType(tea.KeyEnter))
+	m = settle(t, m, cmd, func(m Model) bool { return len(m.timeline.calls) == 4 && m.timeline.calls[3].Done })
+	if args, _ := json.Marshal(m.timeline.calls[3].Args); string(args) != `{"port":42905,"username":"Theo"}` {
+		t.Fatalf("join 42905 sent %s", args)
 	}
 }
 
@@ -525,9 +533,9 @@ func TestQuitLeavesThenExits(t *testing.T) {
 	var left bool
 	m := New(Options{Dispatcher: d, NoPoll: true, Leave: func(context.Context) { left = true }})
 	m = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m, cmd := updateCmd(m, keyRunes("q"))
+	m, cmd := updateCmd(m, keyType(tea.KeyCtrlC))
 	if !m.Quitting() || !strings.Contains(m.View(), "leaving the world") {
-		t.Fatal("q should start leaving and say so")
+		t.Fatal("ctrl+c out of a world should start leaving at once and say so")
 	}
 	msg := cmd()
 	if _, ok := msg.(leftMsg); !ok || !left {
@@ -545,13 +553,19 @@ func TestThemeSwitchKeepsTheSpinnerGoing(t *testing.T) {
 	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
 	m = update(m, batchMsg{Calls: fixtureCalls()}) // c3 still runs
 	m = update(m, keyType(tea.KeyTab))
-	m, cmd := updateCmd(m, keyRunes("t"))
+	m, cmd := updateCmd(m, keyType(tea.KeyCtrlT))
 	if cmd == nil {
 		t.Fatal("switching theme with a call running should restart the spinner")
 	}
-	tick, ok := cmd().(spinner.TickMsg)
+	var tick spinner.TickMsg
+	ok := false
+	for _, msg := range runCmd(t, cmd) {
+		if tm, is := msg.(spinner.TickMsg); is {
+			tick, ok = tm, true
+		}
+	}
 	if !ok || tick.ID != m.timeline.spinner.ID() {
-		t.Fatalf("the command should tick the new theme's spinner; got %T", cmd())
+		t.Fatal("the command should tick the new theme's spinner")
 	}
 	if _, cmd = updateCmd(m, tick); cmd == nil {
 		t.Fatal("the new spinner should keep ticking while the call runs")

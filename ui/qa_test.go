@@ -69,17 +69,24 @@ func TestOverlayKeysReachOnlyWhatIsVisible(t *testing.T) {
 	if len(m.timeline.calls) != 0 || m.input.Value() != "" || m.showHelp || m.timeline.Open() {
 		t.Fatalf("keys in the overlay acted on hidden panes: calls %d, input %q, help %v", len(m.timeline.calls), m.input.Value(), m.showHelp)
 	}
-	// o leaves the overlay; focus goes to the list now shown.
-	m = update(m, keyRunes("o"))
+	// The overlay says how to leave it, and esc does; focus goes to the
+	// list now shown.
+	if view := m.View(); !strings.Contains(view, "esc or ctrl+o: full console") {
+		t.Fatalf("the overlay does not say how to leave it:\n%s", view)
+	}
+	m = update(m, keyType(tea.KeyEsc))
 	if m.overlay || m.Focus() != "worlds" {
-		t.Fatalf("o should leave the overlay with focus on the worlds list; overlay %v, focus %s", m.overlay, m.Focus())
+		t.Fatalf("esc should leave the overlay with focus on the worlds list; overlay %v, focus %s", m.overlay, m.Focus())
 	}
 	// Back into the overlay from the input line: the line loses the cursor.
-	m = update(m, keyRunes(":"))
-	m = update(m, keyType(tea.KeyEsc))
-	m = update(m, keyRunes("o"))
+	m = update(m, keyRunes("s"))
+	m = update(m, keyType(tea.KeyCtrlO))
 	if m.input.focused || m.Focus() != "none" {
 		t.Fatal("entering the overlay should take focus from every pane")
+	}
+	m = update(m, keyType(tea.KeyCtrlO))
+	if m.overlay || m.Focus() != "input" || m.input.Value() != "s" {
+		t.Fatalf("ctrl+o should leave the overlay back to the input line, text kept; focus %s, %q", m.Focus(), m.input.Value())
 	}
 	// --overlay with --connect starts with the input line blurred.
 	m = New(Options{Dispatcher: d, Overlay: true, NoPoll: true, Connect: "127.0.0.1:51234"})
@@ -99,9 +106,9 @@ func TestFlowOverlayTypingJoinsNothing(t *testing.T) {
 	d.Events().Emit("mc_lan_world_found", "127.0.0.1:51234", map[string]any{"host": "127.0.0.1", "port": 51234, "motd": "Eduard - Survival"})
 	waitScreen(t, tm, "World found: Eduard - Survival")
 	tm.Send(press(tea.KeyEnter))
-	tm.Type(":say hi")
+	tm.Type("say hi")
 	tm.Send(press(tea.KeyEnter))
-	tm.Type("o")
+	tm.Send(press(tea.KeyEsc))
 	waitScreen(t, tm, "Worlds (1)")
 	m := quitFlow(t, tm)
 	if len(m.timeline.calls) != 0 || calls.Load() != 0 {
@@ -131,8 +138,7 @@ func TestDeadIsShown(t *testing.T) {
 			if strings.Contains(view, "● playing") {
 				t.Error("a dead bot should not show as playing")
 			}
-			m = update(m, keyType(tea.KeyEsc))
-			m = update(m, keyRunes("o"))
+			m = update(m, keyType(tea.KeyCtrlO))
 			if view := m.View(); !strings.Contains(view, "dead") || !strings.Contains(view, "type respawn") {
 				t.Errorf("the overlay does not show the bot is dead:\n%s", view)
 			}
@@ -203,7 +209,7 @@ func TestExamplesComeFromTheCatalog(t *testing.T) {
 // names panes as their frames do.
 func TestUnknownToolSentenceAndPaneNames(t *testing.T) {
 	c := newBotDispatcher(t).Catalog()
-	_, err := parseLine(c, "collect oak_log 4")
+	_, err := parseLine(c, "frobnicate oak_log 4")
 	if err == nil || strings.Contains(err.Error(), `" Tab`) || !strings.Contains(err.Error(), "press Tab") {
 		t.Fatalf("unknown tool error: %v", err)
 	}
@@ -216,8 +222,8 @@ func TestUnknownToolSentenceAndPaneNames(t *testing.T) {
 }
 
 // Finding 4: after the bot leaves a world, focus goes to the worlds list
-// whose hint says enter and c; c then Enter without an address asks for
-// host:port in words for a person.
+// whose hint says enter; join and Enter without an address asks for the
+// port in words for a person.
 func TestDisconnectPutsFocusWhereTheHintSays(t *testing.T) {
 	d := newDispatcher(t)
 	m := newModel(t, d, themes.Dark, 120, 36)
@@ -227,17 +233,14 @@ func TestDisconnectPutsFocusWhereTheHintSays(t *testing.T) {
 		t.Fatalf("in a world focus should be on the input line; it is on %s", m.Focus())
 	}
 	m = update(m, statusMsg{Status: bot.Status{State: "offline", Reason: "kicked"}})
-	if m.Focus() != "worlds" || !strings.Contains(m.View(), "enter joins · c joins another host:port") {
+	if m.Focus() != "worlds" || !strings.Contains(m.View(), "↑/↓ choose · enter joins") {
 		t.Fatalf("after leaving focus should be on the worlds list (%s):\n%s", m.Focus(), m.View())
 	}
-	m, cmd := updateCmd(m, keyRunes("c"))
-	for _, msg := range runCmd(t, cmd) {
-		m = update(m, msg)
-	}
+	m = typeText(m, "join ")
 	if m.Focus() != "input" || m.input.Value() != "join " {
-		t.Fatalf("c should open the input with join; focus %s, %q", m.Focus(), m.input.Value())
+		t.Fatalf("typing join should go to the input line; focus %s, %q", m.Focus(), m.input.Value())
 	}
-	m, cmd = updateCmd(m, keyType(tea.KeyEnter))
+	m, cmd := updateCmd(m, keyType(tea.KeyEnter))
 	if msgs := runCmd(t, cmd); len(msgs) != 0 || m.input.Err() != joinNeedsAddress {
 		t.Fatalf("join without an address should be refused with a sentence; got %q and %v", m.input.Err(), msgs)
 	}
@@ -254,12 +257,12 @@ func TestDisconnectPutsFocusWhereTheHintSays(t *testing.T) {
 	m.input.SetValue("")
 	m = update(m, keyType(tea.KeyEsc))
 	m = update(m, statusMsg{Status: fixtureStatus(20)})
-	m = typeText(m, ":say bye")
+	m = typeText(m, "say bye")
 	m = update(m, statusMsg{Status: bot.Status{State: "offline"}})
 	if m.Focus() != "input" || m.input.Value() != "say bye" {
 		t.Fatalf("leaving a world should not take the line from someone typing: focus %s, %q", m.Focus(), m.input.Value())
 	}
-	if view := m.View(); !strings.Contains(view, "type join host:port") {
+	if view := m.View(); !strings.Contains(view, "or type join and its port") {
 		t.Fatalf("with focus on the input the worlds hint should say what to type:\n%s", view)
 	}
 }
@@ -317,7 +320,7 @@ func TestEventsAsSentencesForAnAudience(t *testing.T) {
 	}
 	for _, overlay := range []bool{false, true} {
 		if overlay {
-			m = update(m, keyRunes("o"))
+			m = update(m, keyType(tea.KeyCtrlO))
 			m = update(m, tea.WindowSizeMsg{Width: 70, Height: 14})
 		} else {
 			m = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -355,13 +358,20 @@ func TestThemeSwitchIsSaved(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new", "console.json")
 	m := New(Options{Dispatcher: newDispatcher(t), NoPoll: true, ConfigPath: path, Theme: themes.Dark})
 	m = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m, cmd := updateCmd(m, keyRunes("t"))
+	m, cmd := updateCmd(m, keyType(tea.KeyCtrlT))
 	for _, msg := range runCmd(t, cmd) {
 		m = update(m, msg)
 	}
 	cfg, err := LoadConfig(path)
 	if err != nil || cfg.Theme != "light" {
-		t.Fatalf("after t the settings say %+v (%v); want theme light", cfg, err)
+		t.Fatalf("after ctrl+t the settings say %+v (%v); want theme light", cfg, err)
+	}
+	// The switch says it wrote the file, and the help says it will.
+	if view := m.View(); !strings.Contains(view, "Theme light, saved to") {
+		t.Fatalf("the console did not say the theme was saved:\n%s", view)
+	}
+	if help := strings.Join(m.helpLines(), " "); !strings.Contains(help, "ctrl+t switches the theme; the choice is written to the settings file") {
+		t.Fatalf("the help does not say the theme is saved:\n%s", help)
 	}
 	if err := os.WriteFile(path, []byte(`{"username":"Theo","theme":"light","future":1}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -383,11 +393,11 @@ func TestThemeSwitchIsSaved(t *testing.T) {
 	}
 	m = New(Options{Dispatcher: newDispatcher(t), NoPoll: true, ConfigPath: filepath.Join(blocker, "console.json")})
 	m = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m, cmd = updateCmd(m, keyRunes("t"))
+	m, cmd = updateCmd(m, keyType(tea.KeyCtrlT))
 	for _, msg := range runCmd(t, cmd) {
 		m = update(m, msg)
 	}
-	if m.ThemeName() != "light" || !strings.Contains(m.View(), "The theme could not be saved") {
+	if m.ThemeName() != "light" || !strings.Contains(m.View(), "could not be saved for next time") {
 		t.Fatalf("a failed save should leave the theme switched and say so in a line:\n%s", m.View())
 	}
 }
@@ -401,10 +411,30 @@ func TestAddressAndUsernameChecks(t *testing.T) {
 	for addr, ok := range map[string]bool{
 		"127.0.0.1:51234": true, ":51234": true, "my-pc.local:25565": true, "[::1]:25565": true,
 		"127.0.0.1:99999": false, "127.0.0.1:0": false, "127.0.0.1": false, "a b:1": false, "127.0.0.1:port": false,
+		// mc_join's rule (lan.SplitHost): an IPv6 address without brackets
+		// has no port, and brackets without a port are no address.
+		"::1": false, "[::1]": false, "[::1:25565": false, " 127.0.0.1:51234 ": true,
 	} {
 		if _, _, err := CheckAddress(addr); (err == nil) != ok {
 			t.Errorf("CheckAddress(%q) = %v", addr, err)
 		}
+	}
+	// Each refusal is a sentence for a person, not mc_join's for a program.
+	for addr, want := range map[string]string{
+		"127.0.0.1":       `"127.0.0.1" is not host:port; give the world's address such as 127.0.0.1:51234`,
+		"127.0.0.1:99999": `the port in "127.0.0.1:99999" must be a number from 1 to 65535`,
+		"a b:1":           `the host in "a b:1" is not an IP address or a host name`,
+		"[::1:25565":      `the host in "[::1:25565" is not an IP address or a host name`,
+	} {
+		if _, _, err := CheckAddress(addr); err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "mc_discover_lan") {
+			t.Errorf("CheckAddress(%q) = %v, want a sentence starting %q", addr, err, want)
+		}
+	}
+	if h, p, err := CheckAddress(":51234"); h != "127.0.0.1" || p != 51234 || err != nil {
+		t.Errorf("CheckAddress(\":51234\") = %q %d %v, want this computer", h, p, err)
+	}
+	if h, p, err := CheckAddress("[::1]:25565"); h != "::1" || p != 25565 || err != nil {
+		t.Errorf("CheckAddress(\"[::1]:25565\") = %q %d %v", h, p, err)
 	}
 	for name, ok := range map[string]bool{"Theo": true, "Blockmate": true, "a_b_123": true, "ab": false, "a b": false, "": false, "seventeen_chars_x": false, "Théo": false} {
 		if err := CheckUsername(name); (err == nil) != ok {

@@ -18,7 +18,8 @@ import (
 var exampleLines = []string{
 	"say hi there",
 	"status",
-	"join 127.0.0.1:51234",
+	"join 51234",
+	"join 192.168.1.20:51234",
 	"whisper Eduard see you at spawn",
 	"wait 500",
 	"read_chat 5",
@@ -78,9 +79,7 @@ argument takes the rest of the line:
 		fmt.Fprintf(&b, "  %-32s %s\n", ex, longForm(c, req))
 	}
 	b.WriteString(`Values are read by the argument's type; quote text with spaces as "…".
-Tab completes tool and argument names; ↑/↓ recall earlier lines.
-A call that does not fit its tool is not sent: the error shows under the
-line and the text stays for editing.`)
+Tab completes tool and argument names; ↑/↓ recall earlier lines.`)
 	return b.String()
 }
 
@@ -98,7 +97,10 @@ func hostHasPort(raw json.RawMessage) bool {
 // joinNeedsAddress is the console's own sentence for a join typed without
 // a port: it speaks to the person at the keyboard, where the bot's error
 // speaks to a program.
-const joinNeedsAddress = "Type the world's address after join, as host:port, e.g. join 127.0.0.1:51234 (Minecraft shows the port in chat after Open to LAN), or pick the world in the Worlds pane and press enter."
+const joinNeedsAddress = "Type the port Minecraft shows in chat after Open to LAN after join, such as join 51234 (or host:port for another computer, such as join 192.168.1.20:51234), or choose the world in the Worlds pane and press enter."
+
+// emptyLine answers Enter on a line with nothing to send.
+const emptyLine = "type a tool call first, such as status; F1 (or ? on an empty line) shows the forms it can take"
 
 // parseLine turns the input line into a request (its ID left empty when
 // the line did not give one) or an error sentence. It checks the tool and
@@ -106,8 +108,13 @@ const joinNeedsAddress = "Type the world's address after join, as host:port, e.g
 // is exactly what the dispatcher would refuse.
 func parseLine(c *protocol.Catalog, line string) (protocol.Request, error) {
 	line = strings.TrimSpace(line)
+	// A leading / or : is how chat clients and the console's own older key
+	// began a command; no call begins with either, so it is let go.
+	if len(line) > 1 && (line[0] == '/' || line[0] == ':') {
+		line = strings.TrimSpace(line[1:])
+	}
 	if line == "" {
-		return protocol.Request{}, errors.New("type a tool call first; press ? for the forms it can take")
+		return protocol.Request{}, errors.New(emptyLine)
 	}
 	var req protocol.Request
 	var err error
@@ -121,11 +128,14 @@ func parseLine(c *protocol.Catalog, line string) (protocol.Request, error) {
 	}
 	t, ok := c.Lookup(req.Tool)
 	if !ok {
+		if missing, ok := notBuiltYet(c, req.Tool); ok {
+			return protocol.Request{}, errors.New(missing)
+		}
 		msg := fmt.Sprintf("unknown tool %q", truncate(clean(req.Tool), 40))
 		if near := c.Closest(req.Tool, 3); len(near) > 0 {
 			msg += "; did you mean " + strings.Join(near, " or ") + "? Tab completes tool names."
 		} else {
-			msg += "; type its first letters and press Tab to see the tools, or f1 for help."
+			msg += "; type its first letters and press Tab to see the tools, or F1 for help."
 		}
 		return protocol.Request{}, errors.New(msg)
 	}
@@ -158,7 +168,7 @@ func parseJSONLine(line string) (protocol.Request, error) {
 		top["id"] = json.RawMessage(`"_"`)
 		placeholder = true
 	}
-	fixed, err := json.Marshal(top)
+	fixed, err := protocol.Marshal(top)
 	if err != nil {
 		return protocol.Request{}, err
 	}
@@ -226,6 +236,22 @@ func parseShortForm(c *protocol.Catalog, line string) (protocol.Request, error) 
 			}
 		}
 	}
+	// A bare whole number fills the port when the tool takes a host and a
+	// port: `join 42905` is the number the game prints in chat, and mc_join
+	// takes a port alone (the host defaults to this computer).
+	if _, hasHost := schema.Lookup("host"); hasHost {
+		if _, hasPort := schema.Lookup("port"); hasPort {
+			if _, given := req.Args["port"]; !given {
+				for i, w := range positional {
+					if n, err := strconv.Atoi(w.text); err == nil && !w.quoted && isDigits(w.text) {
+						req.Args["port"] = json.RawMessage(strconv.Itoa(n))
+						positional = append(positional[:i:i], positional[i+1:]...)
+						break
+					}
+				}
+			}
+		}
+	}
 	// Bare values fill the arguments not yet given, in order.
 	var free []protocol.Arg
 	for _, a := range schema {
@@ -278,6 +304,19 @@ func encodeValue(a protocol.Arg, text string, quoted bool) json.RawMessage {
 	return json.RawMessage(strconv.Quote(text))
 }
 
+// isDigits reports whether s is a whole number written with digits only.
+func isDigits(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 type word struct {
 	text   string
 	quoted bool // some of it was in quotes: never a number or a host:port
@@ -325,7 +364,7 @@ func splitWords(line string) ([]word, error) {
 		out = append(out, w)
 	}
 	if len(out) == 0 {
-		return nil, errors.New("type a tool call first; press ? for the forms it can take")
+		return nil, errors.New(emptyLine)
 	}
 	return out, nil
 }

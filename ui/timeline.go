@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -53,18 +51,23 @@ type timelinePane struct {
 
 	calls    []*call
 	selected int
-	follow   bool
+	// follow keeps the newest call selected and in view as calls come. It
+	// ends when the person moves up the list or opens a call's details, and
+	// comes back at the bottom of the list or when a call is submitted.
+	follow bool
+	// unseen counts the calls that came while not following, for the
+	// title's "↓ N new".
+	unseen   int
 	spinner  spinner.Model
 	spinning bool
 
-	open   bool
-	detail viewport.Model
+	detail detailView
 	// dropped counts call events lost to a full observer queue.
 	dropped int
 }
 
 func newTimelinePane(s *themes.Styles, k KeyMap, c *protocol.Catalog, now func() time.Time) timelinePane {
-	p := timelinePane{styles: s, keys: k, catalog: c, now: now, follow: true, detail: viewport.New(0, 0)}
+	p := timelinePane{styles: s, keys: k, catalog: c, now: now, follow: true, detail: newDetailView()}
 	p.setStyles(s)
 	return p
 }
@@ -74,8 +77,8 @@ func (p *timelinePane) setStyles(s *themes.Styles) {
 	p.spinner = spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: s.Glyphs.Running, FPS: time.Second / 10}),
 		spinner.WithStyle(s.Timeline.Running))
 	p.spinning = false
-	if p.open {
-		p.detail.SetContent(p.detailText())
+	if p.detail.open {
+		p.detail.refresh(p.detailText())
 	}
 }
 
@@ -83,9 +86,9 @@ func (p *timelinePane) SetSize(w, h int) { p.width, p.height = w, h }
 
 // SetDetailSize sizes the full request/response view.
 func (p *timelinePane) SetDetailSize(w, h int) {
-	p.detail.Width, p.detail.Height = w, h
-	if p.open {
-		p.detail.SetContent(p.detailText())
+	p.detail.setSize(w, h)
+	if p.detail.open {
+		p.detail.refresh(p.detailText())
 	}
 }
 
@@ -106,18 +109,32 @@ func (p *timelinePane) argOrder(tool string) []string {
 }
 
 // startOwn adds a call the console itself made, before the dispatcher has
-// seen it, so it shows at once.
+// seen it, so it shows at once. Submitting a call is looking for its
+// result: the list follows again, and the new call is in view.
 func (p *timelinePane) startOwn(req protocol.Request, at time.Time) tea.Cmd {
-	p.push(&call{Key: idText(req.ID), ID: req.ID, Tool: clean(req.Tool), Args: req.Args,
-		ArgsText: argsSummary(req.Args, p.argOrder(req.Tool)), Origin: protocol.OriginConsole, Started: at})
+	p.followNewest()
+	args := plainArgs(req.Args)
+	p.push(&call{Key: idText(req.ID), ID: req.ID, Tool: clean(req.Tool), Args: args,
+		ArgsText: argsSummary(args, p.argOrder(req.Tool)), Origin: protocol.OriginConsole, Started: at})
 	return p.spin()
 }
 
-// finishOwn records the response to a call the console made.
-func (p *timelinePane) finishOwn(k string, resp protocol.Response, d time.Duration) {
+// followNewest closes the details and selects the newest call, following
+// from now on.
+func (p *timelinePane) followNewest() {
+	p.detail.open = false
+	p.follow, p.unseen = true, 0
+	p.selected = max(len(p.calls)-1, 0)
+}
+
+// finishOwn records the response to a call the console made, and returns
+// the call when this finished it.
+func (p *timelinePane) finishOwn(k string, resp protocol.Response, d time.Duration) *call {
 	if c := p.find(k); c != nil && !c.Done {
 		p.done(c, resp, d)
+		return c
 	}
+	return nil
 }
 
 // observeStart takes a dispatcher call event. The console's own calls are
@@ -137,36 +154,41 @@ func (p *timelinePane) observeStart(ev protocol.CallEvent) tea.Cmd {
 			return nil
 		}
 	}
-	p.push(&call{Key: k, ID: ev.ID, Tool: clean(ev.Tool), Args: ev.Args, ArgsText: argsSummary(ev.Args, p.argOrder(ev.Tool)),
+	args := plainArgs(ev.Args)
+	p.push(&call{Key: k, ID: ev.ID, Tool: clean(ev.Tool), Args: args, ArgsText: argsSummary(args, p.argOrder(ev.Tool)),
 		Origin: ev.Origin, Started: ev.Started, observed: true})
 	return p.spin()
 }
 
 // observeFinish takes a dispatcher's finished event. A call the timeline
 // never saw start (the dispatcher refused it before running) is added
-// finished; the echo of a call already finished is ignored.
-func (p *timelinePane) observeFinish(ev protocol.CallEvent) {
+// finished; the echo of a call already finished is ignored. It returns the
+// call when this finished it.
+func (p *timelinePane) observeFinish(ev protocol.CallEvent) *call {
 	k := idText(ev.ID)
 	c := p.find(k)
 	switch {
 	case c != nil && !c.Done:
 		c.observed, c.finObserved = true, true
 		p.done(c, ev.Response, ev.Duration)
-		return
+		return c
 	case c != nil && !c.finObserved && c.Origin == ev.Origin && c.Tool == clean(ev.Tool):
 		c.finObserved = true
-		return
+		return nil
 	}
-	c = &call{Key: k, ID: ev.ID, Tool: clean(ev.Tool), Args: ev.Args, ArgsText: argsSummary(ev.Args, p.argOrder(ev.Tool)),
+	args := plainArgs(ev.Args)
+	c = &call{Key: k, ID: ev.ID, Tool: clean(ev.Tool), Args: args, ArgsText: argsSummary(args, p.argOrder(ev.Tool)),
 		Origin: ev.Origin, Started: ev.Started, observed: true, finObserved: true}
 	p.push(c)
 	p.done(c, ev.Response, ev.Duration)
+	return c
 }
 
 func (p *timelinePane) done(c *call, resp protocol.Response, d time.Duration) {
+	resp.Result = plainJSON(resp.Result)
 	c.Done, c.Response, c.Duration = true, resp, d
-	if p.open && p.selectedCall() == c {
-		p.detail.SetContent(p.detailText())
+	if p.detail.open && p.selectedCall() == c {
+		p.detail.refresh(p.detailText())
 	}
 }
 
@@ -184,8 +206,13 @@ func (p *timelinePane) push(c *call) {
 			}
 		}
 	}
-	if p.follow || len(p.calls) == 1 {
+	switch {
+	case len(p.calls) == 1:
+		p.selected = 0
+	case p.follow && !p.detail.open:
 		p.selected = len(p.calls) - 1
+	default:
+		p.unseen++
 	}
 }
 
@@ -225,14 +252,12 @@ func (p timelinePane) Update(msg tea.Msg) (timelinePane, tea.Cmd) {
 		p.spinner, cmd = p.spinner.Update(msg)
 		return p, cmd
 	case tea.KeyMsg:
-		if p.open {
-			switch {
-			case key.Matches(msg, p.keys.Back), key.Matches(msg, p.keys.Select):
-				p.open = false
-				return p, nil
-			}
+		if p.detail.open {
 			var cmd tea.Cmd
-			p.detail, cmd = p.detail.Update(msg)
+			p.detail, cmd = p.detail.update(msg, p.keys)
+			if !p.detail.open {
+				p.follow = p.selected >= len(p.calls)-1
+			}
 			return p, cmd
 		}
 		switch {
@@ -254,31 +279,34 @@ func (p timelinePane) Update(msg tea.Msg) (timelinePane, tea.Cmd) {
 			p.selected = max(len(p.calls)-1, 0)
 		case key.Matches(msg, p.keys.Select):
 			if len(p.calls) > 0 {
-				p.open = true
-				p.detail.SetContent(p.detailText())
-				p.detail.GotoTop()
+				p.detail.show(p.detailText())
 			}
 		}
-		p.follow = p.selected >= len(p.calls)-1
+		p.follow = p.selected >= len(p.calls)-1 && !p.detail.open
+		if p.follow {
+			p.unseen = 0
+		}
 	}
 	return p, nil
 }
 
 // Open reports whether the detail view is showing.
-func (p timelinePane) Open() bool { return p.open }
+func (p timelinePane) Open() bool { return p.detail.open }
+
+// Following reports whether the newest call is kept in view.
+func (p timelinePane) Following() bool { return p.follow }
 
 func (p timelinePane) ShortHelp() []key.Binding {
-	if p.open {
+	if p.detail.open {
 		return []key.Binding{p.keys.Back, p.keys.Up, p.keys.Down}
 	}
-	return []key.Binding{p.keys.Select, p.keys.Up, p.keys.Down}
+	return []key.Binding{p.keys.Select, p.keys.Up, p.keys.Down, p.keys.Bottom}
 }
 
 func (p timelinePane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{p.keys.Select, p.keys.Back},
 		{p.keys.Up, p.keys.Down, p.keys.PageUp, p.keys.PageDown, p.keys.Top, p.keys.Bottom},
-		p.keys.paneHelp(),
 	}
 }
 
@@ -313,6 +341,9 @@ func (p timelinePane) View() string {
 	title := timelineTitle
 	if n := p.running(); n > 0 {
 		title += fmt.Sprintf(" · %d running", n)
+	}
+	if p.unseen > 0 {
+		title += fmt.Sprintf(" · ↓ %d new", p.unseen)
 	}
 	if p.dropped > 0 {
 		title += fmt.Sprintf(" · %d call events missed", p.dropped)
@@ -407,7 +438,7 @@ func (p timelinePane) detailText() string {
 	if req.Args == nil {
 		req.Args = map[string]json.RawMessage{}
 	}
-	w := p.detail.Width
+	w := p.detail.width()
 	b.WriteString(s.Doc.Render(wrapBlock(indentJSON(req), w)) + "\n\n")
 	b.WriteString(s.DocHeading.Render("Response") + "\n")
 	if !c.Done {
@@ -417,22 +448,6 @@ func (p timelinePane) detailText() string {
 		b.WriteString(s.Muted.Render("took "+formatDuration(c.Duration)) + "\n")
 	}
 	return b.String()
-}
-
-func indentJSON(v any) string {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err.Error()
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return clean(string(raw))
-	}
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = clean(l)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // wrapBlock wraps every line of text to w cells, continuing under its
@@ -461,13 +476,9 @@ func wrapBlock(text string, w int) string {
 }
 
 func (p timelinePane) DetailView(w, h int) string {
-	s := p.styles
-	c := p.selectedCall()
 	title := "Call"
-	if c != nil {
+	if c := p.selectedCall(); c != nil {
 		title = "Call " + clean(c.Key) + " · " + c.Tool
 	}
-	body := strings.Split(p.detail.View(), "\n")
-	body = append(body, "", s.Muted.Render("esc goes back · ↑/↓ scroll"))
-	return frame(s.PaneFocused, s.PaneTitleFocused, title, body, w, h)
+	return p.detail.view(p.styles, title, w, h)
 }

@@ -29,7 +29,7 @@ type tmuxSession struct {
 func startTmux(t *testing.T, w, h int, argv ...string) *tmuxSession {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") == "true" {
+		if peertest.InCI() {
 			t.Fatal("tmux is not installed; CI must install it (apt-get install -y tmux)")
 		}
 		t.Skip("tmux is not installed (apt-get install -y tmux)")
@@ -62,17 +62,31 @@ func (s *tmuxSession) run(args ...string) string {
 // screen is what the pane shows now, as text.
 func (s *tmuxSession) screen() string { return s.run("capture-pane", "-p", "-t", "console") }
 
-// keys types literal text; key presses named by tmux (Enter, C-c) go with press.
+// keys types literal text in one go; key presses named by tmux (Enter, C-c)
+// go with press.
 func (s *tmuxSession) keys(text string) { s.run("send-keys", "-t", "console", "-l", text) }
 func (s *tmuxSession) press(key string) { s.run("send-keys", "-t", "console", key) }
 
-// hotkeys presses single-key commands one by one, a beat apart, as a person
-// does: keys arriving in one read would be one multi-rune key message.
-func (s *tmuxSession) hotkeys(keys string) {
-	for _, k := range keys {
-		s.keys(string(k))
-		time.Sleep(50 * time.Millisecond)
+// typeSlowly types text one character at a time, as a person does, each
+// its own send-keys, and after each waits until the input line shows what
+// has been typed so far: so every key arrives on its own, and every key is
+// seen to land in the input line (none taken as an action). prompt is the
+// theme's input prompt.
+func (s *tmuxSession) typeSlowly(prompt, text string) {
+	s.t.Helper()
+	typed := ""
+	for _, r := range text {
+		s.keys(string(r))
+		typed += string(r)
+		s.waitFor(fmt.Sprintf("%q to reach the input line", typed), prompt+strings.TrimRight(typed, " "))
 	}
+}
+
+// paste pastes text as a terminal does when the application asked for
+// bracketed paste (Bubble Tea does): tmux paste-buffer -p.
+func (s *tmuxSession) paste(text string) {
+	s.run("set-buffer", "-b", "blockmate-paste", text)
+	s.run("paste-buffer", "-p", "-d", "-b", "blockmate-paste", "-t", "console")
 }
 
 func (s *tmuxSession) dead() bool {
@@ -146,9 +160,10 @@ func startAnnouncer(t *testing.T, ns *netnstest.NS, motd string, port int) {
 // network namespace, with blockmate's console running in that namespace in
 // a tmux window, so discovery never touches the machine's real network.
 type consoleWorld struct {
-	srv    *peertest.Server
-	tmux   *tmuxSession
-	logDir string
+	srv        *peertest.Server
+	tmux       *tmuxSession
+	logDir     string
+	configPath string
 }
 
 func startConsoleWorld(t *testing.T, args func(addr string) []string) *consoleWorld {
@@ -162,9 +177,22 @@ func startConsoleWorld(t *testing.T, args func(addr string) []string) *consoleWo
 	startAnnouncer(t, ns, "Eduard - Survival", srv.Port)
 	bin := sidecartest.Build(t)
 	dir := t.TempDir()
+	config := filepath.Join(dir, "console.json")
 	argv := ns.Command(append([]string{bin, "--username", "Theo", "--log-file", filepath.Join(dir, "console.log"),
-		"--log-level", "debug", "--config", filepath.Join(dir, "none.json")}, args(srv.Addr())...)...)
-	return &consoleWorld{srv: srv, tmux: startTmux(t, 120, 36, argv...), logDir: dir}
+		"--log-level", "debug", "--config", config}, args(srv.Addr())...)...)
+	return &consoleWorld{srv: srv, tmux: startTmux(t, 120, 36, argv...), logDir: dir, configPath: config}
+}
+
+// waitGone polls the screen until it no longer shows gone.
+func (s *tmuxSession) waitGone(what, gone string) {
+	s.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for strings.Contains(s.screen(), gone) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("waiting for %s to go: the console shows\n%s", what, s.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // waitExit waits for the console to end after a quit key.
@@ -180,35 +208,65 @@ func (s *tmuxSession) waitExit() {
 }
 
 // TestTmuxSmoke is the new player's flow in a real terminal against a real
-// server: the world announced to LAN shows in the worlds pane, Enter joins
-// it, a player's chat shows in the event stream, the person types the short
-// form and a JSON call and sees both in the timeline, stops a long call,
-// switches theme and layout, and quits; the bot leaves the world.
+// server, typed one key at a time: the world announced to LAN shows in the
+// worlds pane, Enter joins it, a player's join shows once and their chat
+// shows in the event stream; words typed from the timeline and the events
+// pane land in the input line and run on Enter, the bot's own line shows
+// beside the player's, a JSON call pasted with bracketed paste waits in the
+// input line for Enter; a long call is stopped with ctrl+x; ctrl+t and
+// ctrl+o switch theme and layout; typing in the overlay does nothing and
+// Esc leaves it; ctrl+c asks, a second ctrl+c quits and the bot leaves.
 func TestTmuxSmoke(t *testing.T) {
 	w := startConsoleWorld(t, func(string) []string { return nil })
 	s := w.tmux
 	addr := w.srv.Addr()
+	const prompt = "› "
 	s.waitFor("the announced world in the worlds pane", "Eduard - Survival", addr, "can join")
 	s.saveScreen("worlds-dark")
 	s.press("Enter")
 	s.waitFor("the bot to join", "Theo in "+addr, "joined=true")
 
 	player := peertest.StartPlayer(t, w.srv, "alex")
-	s.waitFor("alex to join", "player_joined")
+	scr := s.waitFor("alex to join", "alex joined")
+	if n := strings.Count(scr, "alex joined"); n != 1 {
+		t.Fatalf("alex's join shows %d times; the event and the server's line are one piece of news:\n%s", n, scr)
+	}
 	if err := player.Chat("hello from alex"); err != nil {
 		t.Fatal(err)
 	}
 	s.waitFor("alex's chat in the event stream", "<alex> hello from alex")
 
-	s.keys("say hi")
+	// From the events pane (input → timeline → events), typed one key at
+	// a time: s, a, y, and the space are text, nothing else.
+	s.press("Tab")
+	s.press("Tab")
+	s.typeSlowly(prompt, "say hi alex")
 	s.press("Enter")
-	s.waitFor("say hi in the timeline", "mc_say", "said=true")
+	s.waitFor("say hi alex in the timeline, and the bot's own line in the events", "mc_say", "said=true", "<Theo> hi alex")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := player.WaitChat(ctx, func(l peertest.ChatLine) bool { return strings.Contains(l.Text, "hi") }); err != nil {
+	if _, err := player.WaitChat(ctx, func(l peertest.ChatLine) bool { return strings.Contains(l.Text, "hi alex") }); err != nil {
 		t.Fatalf("alex never heard the bot say hi: %v", err)
 	}
-	s.keys(`{"id":"json1","tool":"mc_status"}`)
+	// From the timeline: status's s and t once stopped the bot and
+	// changed the theme.
+	s.press("Tab")
+	s.typeSlowly(prompt, "status")
+	if scr := s.screen(); !strings.Contains(scr, "theme dark") || strings.Contains(scr, "mc_stop") {
+		t.Fatalf("typing status acted on its letters:\n%s", scr)
+	}
+	s.press("Enter")
+	s.waitFor("status in the timeline", "mc_status", "connected=true")
+
+	// A JSON call pasted from the timeline pane lands in the input line
+	// and waits for Enter, though the paste ends in a line break.
+	s.press("BTab")
+	s.press("BTab")
+	s.paste("{\n  \"id\": \"json1\",\n  \"tool\": \"mc_status\"\n}\n")
+	scr = s.waitFor("the paste in the input line", prompt+`{ "id": "json1", "tool": "mc_status" }`)
+	if strings.Contains(scr, "json1 mc_status") {
+		t.Fatalf("the paste ran before Enter:\n%s", scr)
+	}
 	s.press("Enter")
 	s.waitFor("the JSON call in the timeline", "json1", "connected=true")
 	if err := player.Chat("nice, can you get some wood?"); err != nil {
@@ -216,39 +274,55 @@ func TestTmuxSmoke(t *testing.T) {
 	}
 	s.waitFor("alex's second line", "can you get some wood?")
 
-	// A long call runs, shows in status and timeline, and the stop key ends it.
-	s.keys("wait 600000")
+	// A long call runs, shows in status and timeline, and ctrl+x ends it.
+	s.typeSlowly(prompt, "wait 600000")
 	s.press("Enter")
 	s.waitFor("the wait to run", "1 running", "Task   mc_wait")
 	s.saveScreen("console-dark")
 	s.press("C-x")
 	s.waitFor("the stop", "mc_stop", "stopped by mc_stop")
 
-	// Theme and overlay, outside the input line. (Tab rather than Escape:
-	// a terminal reads Escape and a quick next key as one alt+key.)
+	// Theme and overlay are on ctrl keys, from any pane.
+	// A switch says that it wrote the settings file; the note goes with
+	// the next key (End, which keeps the timeline following).
 	s.press("Tab")
-	s.hotkeys("t")
-	s.waitFor("the light theme", "theme light")
+	s.press("C-t")
+	s.waitFor("the light theme, saved", "theme light", "Theme light, saved to "+w.configPath)
+	if cfg, err := LoadConfig(w.configPath); err != nil || cfg.Theme != "light" {
+		t.Fatalf("the console said it saved the theme; the settings file says %+v (%v)", cfg, err)
+	}
+	s.press("End")
+	s.waitGone("the note", "saved to")
 	s.saveScreen("console-light")
-	s.hotkeys("tt")
+	s.press("C-t")
+	s.press("C-t")
 	s.waitFor("the streamer theme", "theme streamer")
+	s.press("End")
+	s.waitGone("the note", "saved to")
 	s.saveScreen("console-streamer")
 	// The overlay layout in a small window, as streaming software captures it.
-	s.hotkeys("o")
+	s.press("C-o")
 	s.run("resize-window", "-t", "console", "-x", "52", "-y", "12")
-	s.waitFor("the overlay", "blockmate ● playing", "Task ")
+	s.waitFor("the overlay, saying how to leave it", "blockmate ● playing", "Task ", "esc or ctrl+o: full console")
 	s.saveScreen("overlay-streamer")
 	// Typing into the overlay's window by mistake does nothing: no pane
 	// there takes keys.
-	s.hotkeys(":")
 	s.keys("say oops")
 	s.press("Enter")
 	s.run("resize-window", "-t", "console", "-x", "120", "-y", "36")
-	s.hotkeys("ot")
+	s.press("Escape")
+	s.waitFor("the full console", "Tool calls", "theme streamer")
+	s.press("C-t")
 	if scr := s.waitFor("back to dark", "theme dark", "Tool calls"); strings.Contains(scr, "oops") {
 		t.Fatalf("keys typed in the overlay reached a hidden pane:\n%s", scr)
 	}
 
+	// In a world, ctrl+c asks first; the second one quits.
+	s.press("C-c")
+	s.waitFor("the quit to ask", "ctrl+c again: leave the world and quit")
+	if s.dead() {
+		t.Fatal("one ctrl+c in a world quit the console")
+	}
 	s.press("C-c")
 	s.waitExit()
 	leftCtx, cancelLeft := context.WithTimeout(context.Background(), 30*time.Second)
@@ -263,6 +337,8 @@ func TestTmuxConnectFlag(t *testing.T) {
 	w := startConsoleWorld(t, func(addr string) []string { return []string{"--connect", addr} })
 	s := w.tmux
 	s.waitFor("the bot to join at start", "Theo in "+w.srv.Addr(), "mc_join", "joined=true")
+	s.press("C-c")
+	s.waitFor("the quit to ask", "ctrl+c again")
 	s.press("C-c")
 	s.waitExit()
 	log, err := os.ReadFile(filepath.Join(w.logDir, "console.log"))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -41,9 +43,11 @@ func worldAddr(payload json.RawMessage) (string, bool) {
 // how old it is.
 const staleAfter = time.Minute
 
-// noWorldsAdvice is shown until mc_discover_lan has answered with its own
-// advice (which then replaces it, so the two never disagree for long).
-const noWorldsAdvice = "No world opened to LAN has been seen yet. In Minecraft: Esc → Open to LAN → Start LAN World; it appears here within a few seconds. If it does not, press c and type the port Minecraft printed in chat."
+// noWorldsAdvice speaks to the player while no world is listed. The
+// console keeps listening, so it promises the world will appear rather
+// than naming a time; typing works from any pane, so no key is needed for
+// the port.
+const noWorldsAdvice = "Open your world to LAN (Esc → Open to LAN → Start LAN World) and it appears here. Or type join and the port Minecraft shows in chat, such as join 51234."
 
 // joinWorldMsg asks the root to join a world.
 type joinWorldMsg struct {
@@ -51,10 +55,8 @@ type joinWorldMsg struct {
 	Port int
 }
 
-// promptConnectMsg asks the root to open the input line for a host:port.
-type promptConnectMsg struct{}
-
-// worldsPane lists the LAN worlds found; Enter joins the selected one.
+// worldsPane lists the LAN worlds found, those the bot can join first;
+// Enter joins the selected one, or says why it cannot.
 type worldsPane struct {
 	styles  *themes.Styles
 	keys    KeyMap
@@ -63,17 +65,37 @@ type worldsPane struct {
 	focused bool
 	worlds  []world
 	cursor  int
-	advice  string
+	// problem is a failure of discovery itself (it cannot listen), in
+	// words for the player; empty when discovery works.
+	problem string
 	now     func() time.Time
 }
 
+// noticeMsg asks the root to show a remark for the player under the input
+// line (full width, so a long one is readable), until the next key.
+type noticeMsg struct{ Text string }
+
 func newWorldsPane(s *themes.Styles, k KeyMap, now func() time.Time) worldsPane {
-	return worldsPane{styles: s, keys: k, advice: noWorldsAdvice, now: now}
+	return worldsPane{styles: s, keys: k, now: now}
 }
 
 func (p *worldsPane) SetSize(w, h int) { p.width, p.height = w, h }
 
-// applyEvent takes mc_lan_world_found and mc_lan_world_lost.
+// rank orders worlds for the list: joinable first, then those whose status
+// is not known yet, then those the bot cannot join.
+func (w world) rank() int {
+	switch {
+	case w.Compatible != nil && w.Joinable():
+		return 0
+	case w.Joinable():
+		return 1
+	}
+	return 2
+}
+
+// applyEvent takes mc_lan_world_found and mc_lan_world_lost. The list is
+// kept in rank order (stable, so worlds of one rank stay in the order they
+// came) and the selection stays on the world it was on.
 func (p *worldsPane) applyEvent(name string, payload json.RawMessage) {
 	var w world
 	if json.Unmarshal(payload, &w) != nil || w.Port <= 0 {
@@ -81,6 +103,10 @@ func (p *worldsPane) applyEvent(name string, payload json.RawMessage) {
 	}
 	w.Host, w.MOTD, w.Version, w.PingError = clean(w.Host), clean(w.MOTD), clean(w.Version), clean(w.PingError)
 	w.seen = p.now()
+	selected := ""
+	if p.cursor < len(p.worlds) {
+		selected = p.worlds[p.cursor].addr()
+	}
 	idx := -1
 	for i, have := range p.worlds {
 		if have.Host == w.Host && have.Port == w.Port {
@@ -91,26 +117,32 @@ func (p *worldsPane) applyEvent(name string, payload json.RawMessage) {
 	switch {
 	case name == "mc_lan_world_lost" && idx >= 0:
 		p.worlds = append(p.worlds[:idx], p.worlds[idx+1:]...)
-		if p.cursor >= len(p.worlds) && p.cursor > 0 {
-			p.cursor--
-		}
 	case name == "mc_lan_world_found" && idx >= 0:
 		p.worlds[idx] = w
 	case name == "mc_lan_world_found" && len(p.worlds) < 64:
 		p.worlds = append(p.worlds, w)
 	}
+	sort.SliceStable(p.worlds, func(i, j int) bool { return p.worlds[i].rank() < p.worlds[j].rank() })
+	p.cursor = min(p.cursor, max(len(p.worlds)-1, 0))
+	for i, have := range p.worlds {
+		if have.addr() == selected {
+			p.cursor = i
+		}
+	}
 }
 
-// setAdvice keeps mc_discover_lan's own advice for when nothing is found.
-func (p *worldsPane) setAdvice(reason, next string) {
-	reason, next = strings.TrimSpace(clean(reason)), strings.TrimSpace(clean(next))
-	if reason == "" && next == "" {
+// setDiscovery takes mc_discover_lan's reason when it found nothing. Its
+// words are written for a program (they name tools and a listening window
+// the console does not have), so only a failure of discovery itself (a
+// reason saying it could not do something) is passed on to the player.
+func (p *worldsPane) setDiscovery(found int, reason string) {
+	reason = strings.TrimSpace(clean(reason))
+	lower := strings.ToLower(reason)
+	if found > 0 || !(strings.HasPrefix(lower, "could not") || strings.HasPrefix(lower, "cannot")) {
+		p.problem = ""
 		return
 	}
-	if reason != "" && !strings.ContainsAny(reason[len(reason)-1:], ".!?") {
-		reason += "."
-	}
-	p.advice = strings.TrimSpace(reason+" "+next) + " (Here: press c to type host:port.)"
+	p.problem = "blockmate " + strings.TrimSuffix(reason, ".") + ", so worlds may not appear here: type join and the port instead."
 }
 
 func (p worldsPane) Update(msg tea.Msg) (worldsPane, tea.Cmd) {
@@ -130,20 +162,35 @@ func (p worldsPane) Update(msg tea.Msg) (worldsPane, tea.Cmd) {
 	case key.Matches(km, p.keys.Join):
 		if p.cursor < len(p.worlds) {
 			w := p.worlds[p.cursor]
+			if !w.Joinable() {
+				why := whyNotJoinable(w)
+				return p, func() tea.Msg { return noticeMsg{Text: why} }
+			}
 			return p, func() tea.Msg { return joinWorldMsg{Host: w.Host, Port: w.Port} }
 		}
-	case key.Matches(km, p.keys.Connect):
-		return p, func() tea.Msg { return promptConnectMsg{} }
 	}
 	return p, nil
 }
 
+// whyNotJoinable says, for the player, why Enter does not join a world and
+// what to do instead.
+func whyNotJoinable(w world) string {
+	if w.PingError != "" {
+		return fmt.Sprintf("%s did not answer when blockmate asked for its status (%s). Check that the world is still open to LAN and that no firewall blocks Java; it is listed again when it answers. To try anyway, type join %s.",
+			orDefault(w.MOTD, "This world"), w.PingError, w.addr())
+	}
+	return mcversion.Advice(w.Version, w.Protocol)
+}
+
 func (p worldsPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Join, p.keys.Connect, p.keys.Up, p.keys.Down}
+	if len(p.worlds) == 0 {
+		return nil
+	}
+	return []key.Binding{p.keys.Join, p.keys.Up, p.keys.Down}
 }
 
 func (p worldsPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{p.ShortHelp(), p.keys.paneHelp()}
+	return [][]key.Binding{{p.keys.Join, p.keys.Up, p.keys.Down}}
 }
 
 func (p worldsPane) View() string {
@@ -152,7 +199,7 @@ func (p worldsPane) View() string {
 	var lines []string
 	if len(p.worlds) == 0 {
 		lines = append(lines, s.Muted.Render("Looking for worlds opened to LAN…"), "")
-		for _, l := range wrapText(p.advice, innerW) {
+		for _, l := range wrapText(noWorldsAdvice, innerW) {
 			lines = append(lines, s.Text.Render(l))
 		}
 	}
@@ -168,12 +215,18 @@ func (p worldsPane) View() string {
 			lines = append(lines, "  "+d)
 		}
 	}
+	if p.problem != "" {
+		lines = append(lines, "")
+		for _, l := range wrapText(p.problem, innerW) {
+			lines = append(lines, s.Warn.Render(l))
+		}
+	}
 	if len(p.worlds) > 0 {
-		hint := "enter joins · c joins another host:port"
+		hint := "↑/↓ choose · enter joins"
 		if !p.focused {
 			// The keys above act only here; say how to get here, or what
 			// to type where the person is.
-			hint = "tab to here, then enter joins · or type join host:port"
+			hint = "tab here, enter joins · or type join and its port"
 		}
 		lines = append(lines, "", s.Muted.Render(truncate(hint, innerW)))
 	}

@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-func TestNodeBinaryPrefersThePinnedNode(t *testing.T) {
+func TestNodeInPrefersThePinnedNode(t *testing.T) {
 	dir := t.TempDir()
-	if got := NodeBinary(dir); got != "node" {
+	if got := nodeIn(dir); got != "node" {
 		t.Errorf("without node_modules: %q, want node from PATH", got)
 	}
-	pinned := filepath.Join(dir, "node_modules", ".bin", "node")
+	pinned := filepath.Join(dir, "node_modules", "node", "bin", "node")
 	if runtime.GOOS == "windows" {
-		pinned = filepath.Join(dir, "node_modules", "node", "bin", "node.exe")
+		pinned += ".exe"
 	}
 	if err := os.MkdirAll(filepath.Dir(pinned), 0o755); err != nil {
 		t.Fatal(err)
@@ -24,16 +24,18 @@ func TestNodeBinaryPrefersThePinnedNode(t *testing.T) {
 	if err := os.WriteFile(pinned, nil, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := NodeBinary(dir); got != pinned {
+	if got := nodeIn(dir); got != pinned {
 		t.Errorf("with the pinned node installed: %q, want %q", got, pinned)
+	}
+	if got := NodeIn(dir); got != pinned {
+		t.Errorf("NodeIn: %q, want nodeIn's %q", got, pinned)
 	}
 }
 
 // The peers run on the Node they declare: npm ci installs Node 22 from the
 // "node" package, whatever node ran npm.
 func TestPeersRunOnNode22(t *testing.T) {
-	dir := NodeModules(t)
-	node := NodeBinary(filepath.Dir(dir))
+	node := NodeBinary(t)
 	out, err := exec.Command(node, "--version").Output()
 	if err != nil {
 		t.Fatalf("%s --version: %v", node, err)

@@ -32,6 +32,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/blockmate/blockmate/bot/peertest"
 )
 
 // NS is a network namespace a test created.
@@ -43,11 +45,9 @@ type NS struct {
 var counter atomic.Int64
 
 // InCI reports whether the tests run in CI, where a namespace that cannot be
-// created is a failure rather than a skip.
-func InCI() bool {
-	v := os.Getenv("CI")
-	return v != "" && v != "false" && v != "0"
-}
+// created is a failure rather than a skip. It is peertest.InCI, the one
+// reader of the CI variable.
+func InCI() bool { return peertest.InCI() }
 
 // New creates a namespace with lo up, multicast on and a multicast route.
 // When namespaces cannot be created (not root, no iproute2), it fails the

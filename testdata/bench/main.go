@@ -567,7 +567,7 @@ func machine(peers string) string {
 		kernel = ", Linux " + strings.TrimSpace(string(out))
 	}
 	nodeVersion := "node ?"
-	if out, err := exec.Command(peertest.NodeBinary(peers), "--version").Output(); err == nil {
+	if out, err := exec.Command(peertest.NodeIn(peers), "--version").Output(); err == nil {
 		nodeVersion = "node " + strings.TrimSpace(string(out))
 	}
 	return fmt.Sprintf("%s, %d CPUs%s%s; %s, %s", cpu, runtime.NumCPU(), mem, kernel, runtime.Version(), nodeVersion)
