@@ -229,10 +229,10 @@ type Attributes struct {
 	// WaterMovementEfficiency (0; depth strider raises it) and
 	// MovementEfficiency (0) are the attributes of the same names (1.20.5
 	// on).
-	JumpStrength, Gravity, StepHeight        float64
-	SafeFallDistance, FallDamageMultiplier   float64
-	SneakingSpeed, WaterMovementEfficiency   float64
-	MovementEfficiency                       float64
+	JumpStrength, Gravity, StepHeight      float64
+	SafeFallDistance, FallDamageMultiplier float64
+	SneakingSpeed, WaterMovementEfficiency float64
+	MovementEfficiency                     float64
 	// JumpBoost and Levitation are the effects' levels (amplifier+1; 0 for
 	// none). SlowFalling, DolphinsGrace and Blindness are set while the
 	// effect lasts.
