@@ -61,8 +61,9 @@ func (e *Engine) FloorBelow(w World, pos Vec3, maxDrop float64) (float64, bool) 
 }
 
 // StandingState is the state of a player standing still at pos (a pose
-// that fits, on ground if something is under it), for starting a
-// simulation from a planned position.
+// that fits, on ground if something is under it, with the small downward
+// motion a standing player keeps under the default gravity: (0 − 0.08) ×
+// 0.98), for starting a simulation from a planned position.
 func (e *Engine) StandingState(w World, pos Vec3, yaw float32) State {
 	s := State{Pos: pos, Yaw: yaw}
 	if !e.Fits(w, pos, Standing) {
@@ -74,6 +75,7 @@ func (e *Engine) StandingState(w World, pos Vec3, yaw float32) State {
 	b := s.Pose.BoxAt(pos)
 	if e.Collides(w, AABB{b.MinX, b.MinY - 1e-6, b.MinZ, b.MaxX, b.MinY, b.MaxZ}) {
 		s.OnGround = true
+		s.Vel.Y = -0.08 * f32(0.98)
 		r := reader{e: e, w: w}
 		c := ctx{bottom: pos.Y}
 		s.Support, s.HasSupport = r.supportingBlock(AABB{b.MinX, b.MinY - 1e-6, b.MinZ, b.MaxX, b.MinY, b.MaxZ}, pos, &c)
