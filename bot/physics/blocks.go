@@ -67,6 +67,12 @@ type blockTable struct {
 	// shapes are the distinct collision shapes of the version, in block
 	// coordinates.
 	shapes [][]AABB
+	// ring says which neighbours of a queried box's blocks can hold a
+	// shape reaching into it: x and z (a shape wider than its block), below
+	// (taller than its block, as fences and walls are) and above (reaching
+	// under its block). The game searches a one-block ring all round; only
+	// the sides some shape can reach from matter.
+	ringX, ringZ, ringBelow, ringAbove int
 }
 
 func newBlockTable(g *mcdata.GameData) *blockTable {
@@ -188,6 +194,22 @@ func newBlockTable(g *mcdata.GameData) *blockTable {
 		t.states[i] = info
 	}
 	t.air = t.states[0]
+	for _, boxes := range t.shapes {
+		for _, b := range boxes {
+			if b.MinX < 0 || b.MaxX > 1 {
+				t.ringX = 1
+			}
+			if b.MinZ < 0 || b.MaxZ > 1 {
+				t.ringZ = 1
+			}
+			if b.MaxY > 1 {
+				t.ringBelow = 1
+			}
+			if b.MinY < 0 {
+				t.ringAbove = 1
+			}
+		}
+	}
 	return t
 }
 

@@ -16,18 +16,103 @@ type ctx struct {
 	leatherBoots bool
 }
 
-// reader reads blocks for one query: the world, the engine's tables, and
-// whether any read block was unknown.
+// reader reads blocks for one Step or query: the world, the engine's
+// tables, and a small cache. A tick reads the same few dozen blocks many
+// times (collision, step-up, the supporting block, fluids, poses), and the
+// world cannot change during a Step, so each is asked of the world once.
 type reader struct {
-	e       *Engine
-	w       World
-	unknown bool
+	e      *Engine
+	w      World
+	cached bool
+	cache  [cacheSize]cacheEntry
+	// view is w when it is a snapshot of the bot's store, read column by
+	// column without the map look-up per block; col is the last column
+	// read.
+	view *world.View
+	minY int
+	cols [4]struct {
+		pos world.ChunkPos
+		col *world.Column
+		ok  bool
+	}
+	nextCol int
+}
+
+// newReader prepares a reader; cached readers remember every block they
+// read.
+func newReader(e *Engine, w World, cached bool) reader {
+	r := reader{e: e, w: w, cached: cached}
+	r.init()
+	return r
+}
+
+func (r *reader) init() {
+	if v, ok := r.w.(*world.View); ok && v != nil {
+		r.view, r.minY = v, v.Layout().MinY
+	}
+}
+
+// column returns the view's column holding (x, z), or nil; the last four
+// columns asked for are remembered (a player near a corner touches four).
+func (r *reader) column(x, z int) *world.Column {
+	cp := world.ChunkPos{X: int32(x >> 4), Z: int32(z >> 4)}
+	for i := range r.cols {
+		if c := &r.cols[i]; c.ok && c.pos == cp {
+			return c.col
+		}
+	}
+	c := &r.cols[r.nextCol]
+	r.nextCol = (r.nextCol + 1) % len(r.cols)
+	c.pos, c.col, c.ok = cp, r.view.Column(cp), true
+	return c.col
+}
+
+// loaded says whether the column holding block (x, z) is loaded.
+func (r *reader) loaded(x, z int) bool {
+	if r.view != nil {
+		return r.column(x, z) != nil
+	}
+	return columnLoaded(r.w, x, z)
+}
+
+// The cache is direct-mapped on the low 3 bits of each coordinate: the
+// 8×8×8 blocks around the player never collide.
+const cacheSize = 512
+
+type cacheEntry struct {
+	x, y, z int32
+	s       int32 // state+1; 0 marks an empty entry
 }
 
 func (r *reader) state(x, y, z int) mcdata.StateID {
+	if r.cached {
+		c := &r.cache[(x&7)<<6|(y&7)<<3|z&7]
+		if c.s != 0 && c.x == int32(x) && c.y == int32(y) && c.z == int32(z) {
+			return mcdata.StateID(c.s - 1)
+		}
+		s := r.fetch(x, y, z)
+		*c = cacheEntry{int32(x), int32(y), int32(z), int32(s) + 1}
+		return s
+	}
+	return r.fetch(x, y, z)
+}
+
+func (r *reader) fetch(x, y, z int) mcdata.StateID {
+	if r.view != nil {
+		col := r.column(x, z)
+		if col == nil || y < r.minY {
+			return 0
+		}
+		sec := col.Section((y - r.minY) >> 4)
+		if sec == nil {
+			return 0
+		}
+		return sec.Block(x&15, (y-r.minY)&15, z&15)
+	}
 	s, ok := r.w.BlockAt(world.BlockPos{X: x, Y: y, Z: z})
-	if !ok {
-		r.unknown = true
+	if !ok || !r.e.game.ValidState(s) {
+		// Unknown blocks (unloaded, or outside the dimension) are air, as
+		// the game's collisions treat them.
 		return 0
 	}
 	return s
@@ -73,21 +158,22 @@ func (r *reader) shapes(s mcdata.StateID, in *stateInfo, y int, c *ctx) []AABB {
 // wider than a block (fences, walls). A block contributes all its boxes
 // when any of them overlaps.
 func (r *reader) colliders(dst []AABB, box AABB, c *ctx) []AABB {
-	x0, x1 := floorInt(box.MinX-1e-7)-1, floorInt(box.MaxX+1e-7)+1
-	y0, y1 := floorInt(box.MinY-1e-7)-1, floorInt(box.MaxY+1e-7)+1
-	z0, z1 := floorInt(box.MinZ-1e-7)-1, floorInt(box.MaxZ+1e-7)+1
+	t := r.e.blocks
+	x0, x1 := floorInt(box.MinX-1e-7)-t.ringX, floorInt(box.MaxX+1e-7)+t.ringX
+	y0, y1 := floorInt(box.MinY-1e-7)-t.ringBelow, floorInt(box.MaxY+1e-7)+t.ringAbove
+	z0, z1 := floorInt(box.MinZ-1e-7)-t.ringZ, floorInt(box.MaxZ+1e-7)+t.ringZ
 	if x1-x0 > maxSpan || y1-y0 > maxSpan || z1-z0 > maxSpan {
 		// Step caps the motion of a tick (maxSpeed), so only a caller's
 		// query box this large reaches here; it is not worth iterating.
 		return dst
 	}
 	for z := z0; z <= z1; z++ {
-		ez := z == z0 || z == z1
+		ez := t.ringZ == 1 && (z == z0 || z == z1)
 		for y := y0; y <= y1; y++ {
-			ey := y == y0 || y == y1
+			ey := t.ringBelow == 1 && y == y0 || t.ringAbove == 1 && y == y1
 			for x := x0; x <= x1; x++ {
 				edges := 0
-				if x == x0 || x == x1 {
+				if t.ringX == 1 && (x == x0 || x == x1) {
 					edges++
 				}
 				if ey {
@@ -100,7 +186,7 @@ func (r *reader) colliders(dst []AABB, box AABB, c *ctx) []AABB {
 					continue
 				}
 				s := r.state(x, y, z)
-				in := r.e.blocks.info(s)
+				in := t.info(s)
 				if in.flags&fNoShape != 0 && in.flags&(fPowder|fScaffold) == 0 {
 					continue
 				}
@@ -175,9 +261,10 @@ func (r *reader) containsAnyLiquid(box AABB) bool {
 // colliding with box, the one whose centre is nearest pos (ties to the
 // greatest by y, then z, then x).
 func (r *reader) supportingBlock(box AABB, pos Vec3, c *ctx) (world.BlockPos, bool) {
-	x0, x1 := floorInt(box.MinX-1e-7)-1, floorInt(box.MaxX+1e-7)+1
-	y0, y1 := floorInt(box.MinY-1e-7)-1, floorInt(box.MaxY+1e-7)+1
-	z0, z1 := floorInt(box.MinZ-1e-7)-1, floorInt(box.MaxZ+1e-7)+1
+	t := r.e.blocks
+	x0, x1 := floorInt(box.MinX-1e-7)-t.ringX, floorInt(box.MaxX+1e-7)+t.ringX
+	y0, y1 := floorInt(box.MinY-1e-7)-t.ringBelow, floorInt(box.MaxY+1e-7)+t.ringAbove
+	z0, z1 := floorInt(box.MinZ-1e-7)-t.ringZ, floorInt(box.MaxZ+1e-7)+t.ringZ
 	if x1-x0 > maxSpan || y1-y0 > maxSpan || z1-z0 > maxSpan {
 		return world.BlockPos{}, false
 	}
@@ -187,20 +274,20 @@ func (r *reader) supportingBlock(box AABB, pos Vec3, c *ctx) (world.BlockPos, bo
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
 				edges := 0
-				if x == x0 || x == x1 {
+				if t.ringX == 1 && (x == x0 || x == x1) {
 					edges++
 				}
-				if y == y0 || y == y1 {
+				if t.ringBelow == 1 && y == y0 || t.ringAbove == 1 && y == y1 {
 					edges++
 				}
-				if z == z0 || z == z1 {
+				if t.ringZ == 1 && (z == z0 || z == z1) {
 					edges++
 				}
 				if edges >= 2 {
 					continue
 				}
 				s := r.state(x, y, z)
-				in := r.e.blocks.info(s)
+				in := t.info(s)
 				if in.flags&fNoShape != 0 && in.flags&(fPowder|fScaffold) == 0 || edges == 1 && in.flags&fLarge == 0 {
 					continue
 				}

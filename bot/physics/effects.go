@@ -21,7 +21,7 @@ func (t *tick) applyEffectsFromBlocks() {
 // are the blocks the box touches now; from 1.21.2 (path true) those the box
 // swept through since the tick began, each once (BlockGetter.boxTraverseBlocks).
 func (t *tick) checkInsideBlocks(path bool) {
-	s := t.s
+	s := &t.s
 	if !path {
 		b := t.box()
 		lo := Vec3{b.MinX + 1e-7, b.MinY + 1e-7, b.MinZ + 1e-7}.Block()
@@ -94,7 +94,7 @@ func (t *tick) sweptThrough(x, y, z int, b AABB, move Vec3) bool {
 func (t *tick) blocksLoaded(lo, hi world.BlockPos) bool {
 	for cx := lo.X >> 4; cx <= hi.X>>4; cx++ {
 		for cz := lo.Z >> 4; cz <= hi.Z>>4; cz++ {
-			if !columnLoaded(t.r.w, cx<<4, cz<<4) {
+			if !t.r.loaded(cx<<4, cz<<4) {
 				return false
 			}
 		}
@@ -105,7 +105,7 @@ func (t *tick) blocksLoaded(lo, hi world.BlockPos) bool {
 // entityInside is BlockBehaviour.entityInside of the blocks that move a
 // player.
 func (t *tick) entityInside(x, y, z int) {
-	s := t.s
+	s := &t.s
 	in := t.r.info(x, y, z)
 	f := in.flags
 	switch {
@@ -157,7 +157,7 @@ func (t *tick) stuck(v Vec3) {
 // block slides down it slowly. From 1.21.2 the block sees the motion after
 // friction and gravity, and undoes them for its test (getOldDeltaY).
 func (t *tick) honeySlide(x, y, z int) {
-	s := t.s
+	s := &t.s
 	old := func(dy float64) float64 { return dy }
 	newY := func(dy float64) float64 { return dy }
 	if t.rules.effectsAfterTravel {

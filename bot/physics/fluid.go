@@ -85,7 +85,7 @@ func (t *tick) touchingUnloadedChunk() bool {
 	z0, z1 := floorInt(b.MinZ)>>4, ceilInt(b.MaxZ)>>4
 	for cx := x0; cx <= x1; cx++ {
 		for cz := z0; cz <= z1; cz++ {
-			if !columnLoaded(t.r.w, cx<<4, cz<<4) {
+			if !t.r.loaded(cx<<4, cz<<4) {
 				return true
 			}
 		}
@@ -108,7 +108,7 @@ func (t *tick) updateWaterState() {
 // how deep the player stands in a fluid, and the push of its current. It
 // reports whether the player touches the fluid.
 func (t *tick) fluidPush(kind mcdata.FluidKind, scale float64) bool {
-	s := t.s
+	s := &t.s
 	if t.touchingUnloadedChunk() {
 		return false
 	}
@@ -163,7 +163,7 @@ func (t *tick) fluidPush(kind mcdata.FluidKind, scale float64) bool {
 // updateEyes is Entity.updateFluidOnEyes (before 26.1): are the eyes under
 // the surface of the water in their block?
 func (t *tick) updateEyes() {
-	s := t.s
+	s := &t.s
 	s.WasEyeInWater = s.EyeInWater
 	eye := s.EyePos()
 	p := eye.Block()
@@ -175,7 +175,7 @@ func (t *tick) updateEyes() {
 // updateFluidInteraction is Entity.updateFluidInteraction with
 // EntityFluidInteraction (26.1): depths, eyes and currents in one pass.
 func (t *tick) updateFluidInteraction() {
-	s := t.s
+	s := &t.s
 	b := t.box().Inflate(-0.001, -0.001, -0.001)
 	x0, x1 := floorInt(b.MinX), ceilInt(b.MaxX)-1
 	y0, y1 := floorInt(b.MinY), ceilInt(b.MaxY)-1
@@ -190,7 +190,7 @@ func (t *tick) updateFluidInteraction() {
 	loaded := true
 	for cx := (x0 - 1) >> 4; cx <= (x1+1)>>4 && loaded; cx++ {
 		for cz := (z0 - 1) >> 4; cz <= (z1+1)>>4; cz++ {
-			if !columnLoaded(t.r.w, cx<<4, cz<<4) {
+			if !t.r.loaded(cx<<4, cz<<4) {
 				loaded = false
 				break
 			}

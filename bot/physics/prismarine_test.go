@@ -619,7 +619,7 @@ var exceptions = []exceptionRule{
 		why: "SlimeBlock.stepOn slows an entity walking on slime (motion × 0.4 + |y|·0.2 while |y| < 0.1, unless sneaking); " +
 			"prismarine-physics only bounces",
 		applies: func(x *tickCtx) bool {
-			r := reader{e: x.e, w: x.w}
+			r := newReader(x.e, x.w, true)
 			return x.cur.OnGround && r.info(floorInt(x.cur.Pos.X), floorInt(x.cur.Pos.Y-0.2), floorInt(x.cur.Pos.Z)).flags&fSlime != 0
 		},
 		check: func(x *tickCtx) error {
@@ -641,7 +641,7 @@ var exceptions = []exceptionRule{
 		check: func(x *tickCtx) error {
 			// The move the game made, resolved x before z as
 			// prismarine-physics does, must be blocked.
-			r := reader{e: x.e, w: x.w}
+			r := newReader(x.e, x.w, true)
 			c := ctx{bottom: x.prev.Pos.Y}
 			box := x.prev.Box()
 			d := x.cur.Pos.Sub(x.prev.Pos)
@@ -672,7 +672,7 @@ var exceptions = []exceptionRule{
 // speedFactorAt is the speed factor of the block the feet are in, or under
 // them (the game's rule, without the supporting-block refinement).
 func speedFactorAt(e *Engine, w World, p Vec3) float32 {
-	r := reader{e: e, w: w}
+	r := newReader(e, w, true)
 	if f := r.info(floorInt(p.X), floorInt(p.Y), floorInt(p.Z)).speed; f != 1 {
 		return f
 	}
@@ -686,7 +686,7 @@ func touchesWater(e *Engine, w World, s State) bool {
 }
 
 func waterBlocksTouched(e *Engine, w World, s State) int {
-	r := reader{e: e, w: w}
+	r := newReader(e, w, true)
 	b := s.Box().Inflate(-0.001, -0.001, -0.001)
 	n := 0
 	for x := floorInt(b.MinX); x < ceilInt(b.MaxX); x++ {

@@ -12,7 +12,7 @@ import (
 // positive volume), for a player in the default context (not sneaking, not
 // falling, no leather boots).
 func (e *Engine) Collides(w World, box AABB) bool {
-	r := reader{e: e, w: w}
+	r := newReader(e, w, true)
 	c := ctx{bottom: box.MinY}
 	return !r.noCollision(box, &c)
 }
@@ -36,7 +36,7 @@ func (e *Engine) CanStandAt(w World, pos Vec3) bool {
 	if !e.Collides(w, below) {
 		return false
 	}
-	r := reader{e: e, w: w}
+	r := newReader(e, w, true)
 	return r.info(floorInt(pos.X), floorInt(pos.Y), floorInt(pos.Z)).fluidKind != 2
 }
 
@@ -48,7 +48,7 @@ func (e *Engine) FloorBelow(w World, pos Vec3, maxDrop float64) (float64, bool) 
 	if !(maxDrop > 0) || maxDrop > maxSpan/2 {
 		maxDrop = min(max(maxDrop, 0), maxSpan/2)
 	}
-	r := reader{e: e, w: w}
+	r := newReader(e, w, true)
 	c := ctx{bottom: pos.Y}
 	b := Standing.BoxAt(pos)
 	var buf [32]AABB
@@ -76,7 +76,7 @@ func (e *Engine) StandingState(w World, pos Vec3, yaw float32) State {
 	if e.Collides(w, AABB{b.MinX, b.MinY - 1e-6, b.MinZ, b.MaxX, b.MinY, b.MaxZ}) {
 		s.OnGround = true
 		s.Vel.Y = -0.08 * f32(0.98)
-		r := reader{e: e, w: w}
+		r := newReader(e, w, true)
 		c := ctx{bottom: pos.Y}
 		s.Support, s.HasSupport = r.supportingBlock(AABB{b.MinX, b.MinY - 1e-6, b.MinZ, b.MaxX, b.MinY, b.MaxZ}, pos, &c)
 	}

@@ -19,18 +19,23 @@ import (
 // entity-action and player-input packets need (Sprinting, ShiftKey,
 // Controls.PlayerInput).
 func (e *Engine) Step(w World, s State, c Controls, a Attributes) State {
-	t := tick{r: reader{e: e, w: w}, s: &s, c: &c, a: &a, rules: &e.rules}
+	t := tick{s: s, c: c, a: a, rules: &e.rules}
+	t.r.e, t.r.w, t.r.cached = e, w, true
+	t.r.init()
 	t.run()
-	return s
+	return t.s
 }
 
 // tick is one Step in progress.
 type tick struct {
 	r     reader
 	rules *rules
-	s     *State
-	c     *Controls
-	a     *Attributes
+	// s, c and a are held by value so that nothing of the caller's escapes
+	// to the heap (the world interface's calls make the tick's contents
+	// escape).
+	s State
+	c Controls
+	a Attributes
 
 	// xxa and zza are the strafe and forward inputs travel sees; jumping is
 	// the jump key.
@@ -45,7 +50,7 @@ type tick struct {
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 func (t *tick) run() {
-	s, c := t.s, t.c
+	s, c := &t.s, &t.c
 	if !finite(s.Pos.X) || !finite(s.Pos.Y) || !finite(s.Pos.Z) {
 		s.Frozen = true
 		return
@@ -64,7 +69,7 @@ func (t *tick) run() {
 		s.Pitch = min(max(c.Pitch, -90), 90)
 	}
 	// LocalPlayer.tick does nothing while the player's column is not loaded.
-	if !columnLoaded(t.r.w, floorInt(s.Pos.X), floorInt(s.Pos.Z)) {
+	if !t.r.loaded(floorInt(s.Pos.X), floorInt(s.Pos.Z)) {
 		s.Frozen = true
 		return
 	}
@@ -123,7 +128,7 @@ func (t *tick) speed() float32 {
 // baseTick is Entity.baseTick's share of movement: fluid contact and
 // currents, eyes under water, swimming, lava halving the fall distance.
 func (t *tick) baseTick() {
-	s := t.s
+	s := &t.s
 	s.WasInPowderSnow = s.InPowderSnow
 	s.InPowderSnow = false
 	if t.rules.fluidTracker {
@@ -147,7 +152,7 @@ func (t *tick) baseTick() {
 }
 
 func (t *tick) updateSwimming() {
-	s := t.s
+	s := &t.s
 	if s.Swimming {
 		s.Swimming = s.Sprinting && s.InWater
 	} else {
@@ -176,7 +181,7 @@ func (t *tick) hasFood() bool { return t.a.FoodLevel > 6 || t.a.MayFly }
 // aiStep is LocalPlayer.aiStep and LivingEntity.aiStep: input, sprinting,
 // sinking, jumping, then travel.
 func (t *tick) aiStep() {
-	s, c, a, r := t.s, t.c, t.a, t.rules
+	s, c, a, r := &t.s, &t.c, &t.a, t.rules
 	if s.SprintTriggerTime > 0 {
 		s.SprintTriggerTime--
 	}
@@ -187,7 +192,7 @@ func (t *tick) aiStep() {
 	if t.underWater() {
 		prevEnough = prevForward > 1e-5
 	}
-	s.Crouching = !s.Swimming && t.canFit(Crouching) && (prevShift || !t.canFit(Standing))
+	s.Crouching = !s.Swimming && (prevShift || !t.canFit(Standing)) && t.canFit(Crouching)
 	movingSlowly := s.Crouching || s.Pose == Swimming && !s.InWater
 
 	// The input ticks: this tick's keys.
@@ -294,7 +299,7 @@ func modifyInput(v [2]float32, movingSlowly bool, sneak float32) (float32, float
 // sprinting is the sprint part of LocalPlayer.aiStep for the version's
 // rules.
 func (t *tick) sprinting(prevShift bool, prevForward float32, prevEnough, movingSlowly bool) {
-	s, c, a := t.s, t.c, t.a
+	s, c, a := &t.s, &t.c, &t.a
 	under := t.underWater()
 	if t.rules.sprint == sprint1215 {
 		hasForward := s.ForwardImpulse > 1e-5
@@ -370,7 +375,7 @@ func (t *tick) fluidJumpThreshold() float64 {
 
 // jump is the jump part of LivingEntity.aiStep.
 func (t *tick) jump() {
-	s := t.s
+	s := &t.s
 	if !t.jumping {
 		s.NoJumpDelay = 0
 		return
@@ -394,7 +399,7 @@ func (t *tick) jump() {
 
 // jumpFromGround is LivingEntity.jumpFromGround.
 func (t *tick) jumpFromGround() {
-	s := t.s
+	s := &t.s
 	power := float32(t.a.JumpStrength) * 1.0 * t.jumpFactor()
 	if t.a.JumpBoost > 0 {
 		power += 0.1 * float32(t.a.JumpBoost)
@@ -438,7 +443,7 @@ func (t *tick) speedFactor() float32 {
 // column at offset below the feet, or the supporting block itself when it
 // is a wall, a fence gate or (for small offsets) a fence.
 func (t *tick) onPos(offset float32) world.BlockPos {
-	s := t.s
+	s := &t.s
 	if s.HasSupport {
 		if !(offset > 1e-5) {
 			return s.Support
@@ -456,10 +461,7 @@ func (t *tick) onPos(offset float32) world.BlockPos {
 
 // updatePose is Player.updatePlayerPose, at the end of the tick.
 func (t *tick) updatePose() {
-	s := t.s
-	if !t.canFit(Swimming) {
-		return
-	}
+	s := &t.s
 	want := Standing
 	switch {
 	case s.Swimming:
@@ -467,9 +469,13 @@ func (t *tick) updatePose() {
 	case t.c.Sneak:
 		want = Crouching
 	}
+	// Every pose's box holds the swimming box, so a pose that fits settles
+	// the game's first test (the swimming box fits) as well.
 	switch {
 	case t.canFit(want):
 		s.Pose = want
+	case !t.canFit(Swimming):
+		// Nothing fits: the game leaves the pose alone.
 	case t.canFit(Crouching):
 		s.Pose = Crouching
 	default:

@@ -11,7 +11,7 @@ import (
 // travel is Player.travel and LivingEntity.travel: swim towards the look,
 // then move through fluid or air.
 func (t *tick) travel() {
-	s := t.s
+	s := &t.s
 	input := Vec3{float64(t.xxa), 0, float64(t.zza)}
 	if s.Swimming {
 		// Player.travel: a swimming player drifts towards where it looks.
@@ -43,7 +43,7 @@ func (t *tick) gravity() float64 {
 }
 
 func (t *tick) travelInFluid(input Vec3) {
-	s, a := t.s, t.a
+	s, a := &t.s, &t.a
 	falling := s.Vel.Y <= 0
 	oldY := s.Pos.Y
 	grav := t.gravity()
@@ -114,7 +114,7 @@ func (t *tick) isFree(x, y, z float64) bool {
 }
 
 func (t *tick) travelInAir(input Vec3) {
-	s, a := t.s, t.a
+	s, a := &t.s, &t.a
 	below := t.onPos(0.500001)
 	friction := t.at(below).friction
 	inertia := float32(0.91)
@@ -133,7 +133,7 @@ func (t *tick) travelInAir(input Vec3) {
 	switch {
 	case a.Levitation > 0:
 		q += (0.05*float64(a.Levitation) - v.Y) * 0.2
-	case columnLoaded(t.r.w, below.X, below.Z):
+	case t.r.loaded(below.X, below.Z):
 		q -= grav
 	default:
 		// The client gives a player above an unloaded column a fixed fall
@@ -145,7 +145,7 @@ func (t *tick) travelInAir(input Vec3) {
 
 // handleRelativeFriction is LivingEntity.handleRelativeFrictionAndCalculateMovement.
 func (t *tick) handleRelativeFriction(input Vec3, friction float32) Vec3 {
-	s := t.s
+	s := &t.s
 	t.moveRelative(t.frictionSpeed(friction), input)
 	s.Vel = t.handleOnClimbable(s.Vel)
 	t.move(s.Vel)
@@ -226,7 +226,7 @@ func (t *tick) handleOnClimbable(v Vec3) Vec3 {
 
 // move is Entity.move for the player's own movement.
 func (t *tick) move(delta Vec3) {
-	s, r := t.s, t.rules
+	s, r := &t.s, t.rules
 	if s.Stuck.LengthSqr() > 1e-7 {
 		delta = Vec3{delta.X * s.Stuck.X, delta.Y * s.Stuck.Y, delta.Z * s.Stuck.Z}
 		s.Stuck = Vec3{}
@@ -292,7 +292,7 @@ func (t *tick) minorCollision(moved Vec3) bool {
 // checkSupportingBlock is Entity.checkSupportingBlock: which block a player
 // on ground stands on.
 func (t *tick) checkSupportingBlock(onGround bool, moved Vec3) {
-	s := t.s
+	s := &t.s
 	if !onGround {
 		s.NoSupportBlocks = false
 		s.HasSupport = false
@@ -315,7 +315,7 @@ func (t *tick) checkSupportingBlock(onGround bool, moved Vec3) {
 // the water (which ends a fall), then grow the fall distance or, on
 // landing, reset it.
 func (t *tick) checkFallDamage(dy float64) {
-	s := t.s
+	s := &t.s
 	if !s.InWater {
 		if t.rules.fluidTracker {
 			t.updateFluidInteraction()
@@ -345,7 +345,7 @@ func (t *tick) checkFallDamage(dy float64) {
 // the player: slime and beds bounce a falling player (unless it sneaks),
 // anything else stops its vertical motion.
 func (t *tick) afterFallOn(on *stateInfo) {
-	s := t.s
+	s := &t.s
 	switch {
 	case on.flags&fSlime != 0 && !t.c.Sneak:
 		if s.Vel.Y < 0 {
@@ -362,7 +362,7 @@ func (t *tick) afterFallOn(on *stateInfo) {
 
 // stepOn is Block.stepOn for slime, which brakes a player walking on it.
 func (t *tick) stepOn(on *stateInfo) {
-	s := t.s
+	s := &t.s
 	if on.flags&fSlime == 0 {
 		return
 	}
@@ -419,7 +419,7 @@ func (t *tick) backOffFromEdge(delta Vec3) Vec3 {
 }
 
 func (t *tick) aboveGround(f float32) bool {
-	s := t.s
+	s := &t.s
 	if s.OnGround {
 		return true
 	}
@@ -451,7 +451,7 @@ func (t *tick) canFallAtLeastBy(dx, dz, depth float64) bool {
 // collide is Entity.collide: clip the movement against the blocks, and step
 // up a block edge no higher than the step height when that gets further.
 func (t *tick) collide(delta Vec3) Vec3 {
-	s := t.s
+	s := &t.s
 	box := t.box()
 	c := t.ctx()
 	moved := delta
@@ -475,7 +475,8 @@ func (t *tick) collide(delta Vec3) Vec3 {
 		stepBox = stepBox.ExpandTowards(0, f32(-1e-5), 0)
 	}
 	colls2 := t.r.colliders(t.buf2[:0], stepBox, &c)
-	for _, h := range stepHeights(grounded, colls2, step, float32(moved.Y)) {
+	var heights [16]float32
+	for _, h := range stepHeights(heights[:0], grounded, colls2, step, float32(moved.Y)) {
 		v := collideWithShapes(Vec3{delta.X, float64(h), delta.Z}, grounded, colls2)
 		if v.X*v.X+v.Z*v.Z > moved.X*moved.X+moved.Z*moved.Z {
 			return v.Add(Vec3{0, -(box.MinY - grounded.MinY), 0})
@@ -487,22 +488,16 @@ func (t *tick) collide(delta Vec3) Vec3 {
 // stepHeights is Entity.collectCandidateStepUpHeights: the heights of the
 // colliders' horizontal faces above the box's bottom, up to the step
 // height, ascending, without the height already reached.
-func stepHeights(box AABB, colls []AABB, maxStep, skip float32) []float32 {
-	var out []float32
-	var buf [16]float32
-	out = buf[:0]
-	add := func(y float64) {
-		h := float32(y - box.MinY)
-		if h < 0 || h == skip || h > maxStep {
-			return
-		}
-		if !slices.Contains(out, h) {
+func stepHeights(dst []float32, box AABB, colls []AABB, maxStep, skip float32) []float32 {
+	out := dst[:0]
+	for i := range colls {
+		for _, y := range [2]float64{colls[i].MinY, colls[i].MaxY} {
+			h := float32(y - box.MinY)
+			if h < 0 || h == skip || h > maxStep || slices.Contains(out, h) {
+				continue
+			}
 			out = append(out, h)
 		}
-	}
-	for _, b := range colls {
-		add(b.MinY)
-		add(b.MaxY)
 	}
 	slices.Sort(out)
 	return out
