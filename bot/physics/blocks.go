@@ -45,12 +45,12 @@ const (
 const facingShift = 30
 
 type stateInfo struct {
-	flags                   uint32
-	friction, speed, jump   float32
-	stuckX, stuckY, stuckZ  float64
-	fluidKind               mcdata.FluidKind
-	fluidAmount, fluidLevel uint8
-	falling                 bool
+	flags                  uint32
+	friction, speed, jump  float32
+	stuckX, stuckY, stuckZ float64
+	fluidKind              mcdata.FluidKind
+	fluidAmount            uint8
+	falling                bool
 	// shape indexes blockTable.shapes: the state's collision boxes.
 	shape uint32
 }
@@ -161,7 +161,7 @@ func newBlockTable(g *mcdata.GameData) *blockTable {
 		}
 		info.stuckX, info.stuckY, info.stuckZ = p.Stuck[0], p.Stuck[1], p.Stuck[2]
 		fl := g.Fluid(s)
-		info.fluidKind, info.fluidLevel = fl.Kind, fl.Level
+		info.fluidKind = fl.Kind
 		if fl.Kind != mcdata.NoFluid {
 			// LiquidBlock.getFluidState: level 0 is a source (amount 8),
 			// 1–7 flowing with amount 8−level, 8–15 falling with amount 8.

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/world"
 )
 
 // fluidHeight is FluidState.getHeight: a full block under the same fluid,
@@ -258,6 +257,3 @@ func (t *tick) updateFluidInteraction() {
 		apply(&lava, scale)
 	}
 }
-
-// blockFluid is the fluid kind at p.
-func (t *tick) blockFluid(p world.BlockPos) mcdata.FluidKind { return t.at(p).fluidKind }

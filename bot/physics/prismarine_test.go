@@ -40,10 +40,9 @@ const tolerance = 1e-6
 const driftPerTick = 2e-7
 
 type refWorld struct {
-	GroundTop int             `json:"groundTop"`
-	Ground    mcdata.StateID  `json:"ground"`
-	Blocks    [][4]int        `json:"blocks"`
-	set       map[[3]int]bool `json:"-"`
+	GroundTop int            `json:"groundTop"`
+	Ground    mcdata.StateID `json:"ground"`
+	Blocks    [][4]int       `json:"blocks"`
 }
 
 type refStart struct {
