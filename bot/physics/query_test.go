@@ -63,3 +63,32 @@ func TestQueries(t *testing.T) {
 		t.Errorf("walking into a 5-deep hole: landed %v at %v after falling %.3f, damage %v", l.Landed, l.State.Pos, l.FallDistance, l.Damage)
 	}
 }
+
+// The bot's chunk store, its snapshot (read column by column) and a plain
+// World give the same movement, bit for bit; a column the store has not
+// loaded freezes the player.
+func TestWorldStore(t *testing.T) {
+	e := engine(t, 775)
+	tw := newWorld(t, e, "stone")
+	tw.fill(t, -3, 0, 3, 3, 0, 3, "oak_slab[type=bottom]")
+	tw.fill(t, -3, 0, 6, 3, 1, 6, "cobblestone_wall")
+	tw.fill(t, -3, -3, 9, 3, -1, 12, "water")
+	tw.fill(t, 1, 0, 14, 1, 4, 14, "ladder[facing=south]")
+	st := storeOf(t, e, tw, -3, -2, 3, 5)
+	view := st.Snapshot()
+	a := DefaultAttributes()
+	s1, s2, s3 := State{Pos: Vec3{0.5, 0, 0.5}}, State{Pos: Vec3{0.5, 0, 0.5}}, State{Pos: Vec3{0.5, 0, 0.5}}
+	for i := 0; i < 200; i++ {
+		c := Controls{Forward: true, Sprint: i%50 < 30, Jump: i%20 < 3, Sneak: i%70 > 60, Yaw: float32(i%90) - 45}
+		s1, s2, s3 = e.Step(tw, s1, c, a), e.Step(st, s2, c, a), e.Step(view, s3, c, a)
+		if s1 != s2 || s1 != s3 {
+			t.Fatalf("tick %d: the test world, the store and its snapshot part:\n%+v\n%+v\n%+v", i+1, s1, s2, s3)
+		}
+	}
+	far := State{Pos: Vec3{100.5, 0, 0.5}, Vel: Vec3{0, -0.5, 0}}
+	for _, w := range []World{st, view} {
+		if got := e.Step(w, far, Controls{Forward: true}, a); !got.Frozen || got.Pos != far.Pos {
+			t.Errorf("%T: a player in an unloaded column moved: %+v", w, got)
+		}
+	}
+}
