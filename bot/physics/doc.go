@@ -49,8 +49,9 @@
 // After each Step the movement packet carries State.Pos, Yaw, Pitch and
 // MovementFlags (on ground, horizontal collision; before 1.21.2 only
 // OnGround); Controls.PlayerInput is the 1.21.2+ player_input byte (send it
-// when it changes); State.Sprinting and State.ShiftKey are what the entity
-// action packets start and stop. When the server sets the position (a
+// when it changes); State.Sprinting is what the entity action packet's
+// start/stop sprinting reports, and State.ShiftKey its press/release shift
+// key (before 1.21.6; from then the player input's shift bit alone). When the server sets the position (a
 // position sync), set State.Pos and Vel from it and carry the other fields
 // on. Velocity packets (knockback, explosions) set State.Vel. A State with
 // Frozen set did not move: the player's column is not loaded, and the game
