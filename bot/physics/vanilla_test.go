@@ -455,3 +455,36 @@ func TestFrozenAndFlags(t *testing.T) {
 		t.Errorf("player input flags: %#x, %#x", c.PlayerInput(), (Controls{Jump: true, Sprint: true}).PlayerInput())
 	}
 }
+
+// Lava: the player sinks slowly (motion halved each tick, a quarter of
+// gravity; LivingEntity.travelInLava), rises holding jump, and its fall
+// distance halves each tick (Entity.baseTick).
+func TestLava(t *testing.T) {
+	for _, p := range mcdata.GameProtocols() {
+		e := engine(t, p)
+		w := newWorld(t, e, "stone")
+		w.fill(t, -3, -8, -3, 3, -1, 3, "lava")
+		a := DefaultAttributes()
+		s := State{Pos: Vec3{0.5, -4, 0.5}, FallDistance: 8}
+		s = e.Step(w, s, Controls{}, a)
+		if !s.InLava || s.InWater {
+			t.Fatalf("%d: in lava %v, in water %v", p, s.InLava, s.InWater)
+		}
+		if s.FallDistance > 4.1 {
+			t.Errorf("%d: fall distance %.3f after a tick in lava, want halved from 8", p, s.FallDistance)
+		}
+		for i := 0; i < 20; i++ {
+			s = e.Step(w, s, Controls{}, a)
+		}
+		// Deeper than 0.4 the motion is halved, then gravity/4 is taken:
+		// v = v/2 − 0.02 settles at −0.04 a tick.
+		near(t, "sinking in lava", s.Vel.Y, -0.04, 1e-5)
+		y := s.Pos.Y
+		for i := 0; i < 20; i++ {
+			s = e.Step(w, s, Controls{Jump: true}, a)
+		}
+		if s.Pos.Y <= y+0.5 {
+			t.Errorf("%d: holding jump in lava for 20 ticks rose from %.3f to %.3f", p, y, s.Pos.Y)
+		}
+	}
+}
