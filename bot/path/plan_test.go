@@ -298,7 +298,7 @@ func TestWaterCrossing(t *testing.T) {
 
 func TestLadderTower(t *testing.T) {
 	w := flat(t, 2)
-	w.fill(5, 64, 0, 5, 73, 0, "stone")                // a pillar 10 high
+	w.fill(5, 64, 0, 5, 73, 0, "stone")               // a pillar 10 high
 	w.fill(4, 64, 0, 4, 73, 0, "ladder[facing=west]") // a ladder on its west face
 	v := w.view()
 	r := plan(t, v, pos(0, 64, 0), Near{Pos: pos(5, 74, 0)}, Options{})
