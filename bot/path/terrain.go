@@ -19,6 +19,7 @@ type Terrain struct {
 	maxY  int // one above its highest
 	air   stateFacts
 	cache [cacheSize]cachedSection
+	last  cachedSection // the section read last: most reads hit it again
 	spots spotTable
 	// doors: closed wooden doors and gates count as open (the bot opens
 	// them on its way).
@@ -43,6 +44,7 @@ func (t *Terrain) reset(view *world.View, tab *table) {
 	t.minY, t.maxY = l.MinY, l.MinY+l.Height
 	t.air = stateFacts{flags: fLoaded, speed: 1}
 	clear(t.cache[:])
+	t.last = cachedSection{}
 	t.spots.reset()
 	t.metUnloaded, t.metHazard = false, false
 }
@@ -52,8 +54,12 @@ func (t *Terrain) reset(view *world.View, tab *table) {
 func (t *Terrain) section(x, y, z int) *world.Section {
 	cx, sy, cz := x>>4, (y-t.minY)>>4, z>>4
 	key := uint64(uint32(cx))<<40 ^ uint64(uint32(cz))<<12 ^ uint64(sy)
+	if t.last.filled && t.last.key == key {
+		return t.last.sec
+	}
 	slot := &t.cache[(uint64(cx)*0x9E3779B1^uint64(cz)*0x85EBCA77^uint64(sy)*0xC2B2AE3D)%cacheSize]
 	if slot.filled && slot.key == key {
+		t.last = *slot
 		return slot.sec
 	}
 	var sec *world.Section
@@ -61,6 +67,7 @@ func (t *Terrain) section(x, y, z int) *world.Section {
 		sec = col.Section(sy)
 	}
 	*slot = cachedSection{key: key, sec: sec, filled: true}
+	t.last = *slot
 	return sec
 }
 
@@ -229,6 +236,42 @@ func (t *Terrain) clearSpan(x, z int, fp footprint, lo, hi float64, open bool) (
 		}
 	}
 	return true, opened
+}
+
+// side is what a diagonal step meets in a block beside its line.
+type side uint8
+
+const (
+	sideClear side = iota // nothing in the way
+	sideSolid             // a block the player slides along
+	sideBad               // something harmful, or not loaded: keep off
+)
+
+// sideOf classifies a column beside a diagonal step over footprint fp
+// between absolute heights lo and hi.
+func (t *Terrain) sideOf(x, z int, fp footprint, lo, hi float64) side {
+	out := sideClear
+	first, last := int(math.Floor(lo)), int(math.Floor(hi-eps))
+	if f := t.facts(x, first-1, z); f.flags&fLoaded != 0 {
+		if sp := t.spans(f.shape, fp); !sp.empty() && float64(sp.hi)-1 > lo-float64(first)+eps {
+			out = sideSolid
+		}
+	}
+	for y := first; y <= last; y++ {
+		f := t.facts(x, y, z)
+		if f.flags&fLoaded == 0 {
+			t.metUnloaded = true
+			return sideBad
+		}
+		if f.flags&fHazard != 0 {
+			t.metHazard = true
+			return sideBad
+		}
+		if sp := t.spans(f.shape, fp); !sp.empty() && float64(sp.lo)+float64(y) < hi-eps && float64(sp.hi)+float64(y) > lo+eps {
+			out = sideSolid
+		}
+	}
+	return out
 }
 
 func (t *Terrain) spans(shape uint16, fp footprint) span { return t.tab.spans[shape][fp] }
