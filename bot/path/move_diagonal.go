@@ -43,15 +43,17 @@ func (s *search) diagonal(f *from, dx, dz int) {
 		if !ok {
 			return
 		}
-		low, ok := s.sides(f, dx, dz, f.floor, to)
-		if !ok && s.t.sideOf(f.x+dx, f.z, corner(-dx, dz), f.floor, to) == sideBad ||
-			s.t.sideOf(f.x, f.z+dz, corner(dx, -dz), f.floor, to) == sideBad {
-			return // something harmful beside the jump
-		}
-		if !ok {
-			extra += 2 * cornerTicks // both sides solid below: the jump stalls
-		} else {
-			extra += low
+		// Below the new floor both sides may be solid (the jump stalls
+		// against them until it has risen), never harmful.
+		a := s.t.sideOf(f.x+dx, f.z, corner(-dx, dz), f.floor, to)
+		b := s.t.sideOf(f.x, f.z+dz, corner(dx, -dz), f.floor, to)
+		switch {
+		case a == sideBad || b == sideBad:
+			return
+		case a == sideSolid && b == sideSolid:
+			extra += 2 * cornerTicks
+		case a == sideSolid || b == sideSolid:
+			extra += cornerTicks
 		}
 		cost, jump := math.Sqrt2*s.perBlock(f.sp, next)+extra, false
 		if rise > stepHeight+eps {

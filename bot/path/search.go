@@ -88,6 +88,7 @@ type node struct {
 	x, y, z int32
 	sp      spot
 	g, h    float64
+	cost    float64 // of the move that reached it
 	parent  int32
 	heap    int32 // index in the open heap, -1 when not in it
 	kind    MoveKind
@@ -254,7 +255,7 @@ func (s *search) relax(i int32, g float64, swum int32, e *edge) {
 	j := s.index.getOrPut(key, int32(len(s.nodes)))
 	if j < 0 {
 		p := world.BlockPos{X: e.x, Y: e.y, Z: e.z}
-		s.nodes = append(s.nodes, node{x: int32(e.x), y: int32(e.y), z: int32(e.z), sp: e.sp, g: g, h: s.heuristic(p),
+		s.nodes = append(s.nodes, node{x: int32(e.x), y: int32(e.y), z: int32(e.z), sp: e.sp, g: g, h: s.heuristic(p), cost: e.cost,
 			parent: i, heap: -1, kind: e.kind, jump: e.jump, opened: e.opened, swum: swum, ext: e.ext})
 		s.push(int32(len(s.nodes) - 1))
 		return
@@ -263,7 +264,7 @@ func (s *search) relax(i int32, g float64, swum int32, e *edge) {
 	if g >= n.g-1e-9 {
 		return
 	}
-	n.g, n.parent, n.kind, n.jump, n.opened, n.swum, n.ext, n.sp = g, i, e.kind, e.jump, e.opened, swum, e.ext, e.sp
+	n.g, n.cost, n.parent, n.kind, n.jump, n.opened, n.swum, n.ext, n.sp = g, e.cost, i, e.kind, e.jump, e.opened, swum, e.ext, e.sp
 	if n.heap >= 0 {
 		s.up(int(n.heap))
 	} else {
@@ -450,7 +451,6 @@ func (s *search) step(a, b *node) Step {
 	if b.ext != nil {
 		st := *b.ext
 		st.From = world.BlockPos{X: int(a.x), Y: int(a.y), Z: int(a.z)}
-		st.Cost = b.g - a.g
 		return st
 	}
 	to := world.BlockPos{X: int(b.x), Y: int(b.y), Z: int(b.z)}
@@ -463,7 +463,7 @@ func (s *search) step(a, b *node) Step {
 		Jump:     b.jump,
 		Water:    b.sp.water(),
 		Climbing: b.sp.kind == spotClimb,
-		Cost:     b.g - a.g,
+		Cost:     b.cost,
 	}
 	if b.sp.kind == spotGround || b.sp.kind == spotWading {
 		if b.sp.floor == 0 {

@@ -236,6 +236,7 @@ func checkPath(tb testing.TB, v *world.View, opts Options, r Result) {
 				fail("a swim moves one block and ends in water (moved %d,%d,%d)", dx, dy, dz)
 			}
 		case Dig, Bridge:
+			at, floor = st.To, st.Floor
 			continue // a Mover's step: its own rules
 		default:
 			fail("unknown move kind %d", st.Move)
