@@ -100,13 +100,27 @@ func descendTicks(perBlock, d float64) float64 {
 	return walkOffShare*perBlock + math.Max(fallTicks(d), (1-walkOffShare)*perBlock)
 }
 
-// Lower bounds per block of height for the heuristic: a jump up adds
-// jumpUpExtra to the walk it comes with; a long fall into water is the
-// cheapest way down (about a tick per block).
-const (
-	upLowerBound   = 3.0
-	downLowerBound = 1.0
-)
+// upLowerBound is a lower bound per block up, for the heuristic: a jump
+// up adds jumpUpExtra to the walk it comes with; climbing and swimming up
+// cost more.
+const upLowerBound = 3.0
+
+// maxEstimatedFall is the longest fall the heuristic's bound for going
+// down holds for: more than any fall the planner takes by default.
+const maxEstimatedFall = 64
+
+// downLowerBound is a lower bound per block down: a long fall into water
+// is the cheapest way down, and the longer the fall the less each block
+// costs (a falling player approaches 3.92 blocks per tick). It is the
+// least, over falls up to maxEstimatedFall, of what a drop costs beyond
+// the walk it comes with, per block.
+var downLowerBound = func() float64 {
+	lb := math.Inf(1)
+	for d := 1; d <= maxEstimatedFall; d++ {
+		lb = min(lb, (descendTicks(sprintTicks, float64(d))-sprintTicks)/float64(d))
+	}
+	return lb
+}()
 
 // Estimate is a lower bound, in ticks, of the time to cover an offset of
 // dx, dy, dz blocks (dy up is positive): sprinting over the horizontal

@@ -111,6 +111,7 @@ type edge struct {
 
 // add records a move.
 func (s *search) add(x, y, z int, sp spot, kind MoveKind, cost float64, jump, opened bool) {
+	opened = opened || sp.door
 	if opened {
 		cost += openTicks
 	}

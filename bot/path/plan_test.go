@@ -144,6 +144,11 @@ func TestFencesAreTooHighToJump(t *testing.T) {
 	if !opens(r, pos(5, 64, 2)) {
 		t.Errorf("the path should open the gate at 5 64 2:\n%s", describe(r))
 	}
+	for _, st := range r.Path.Steps {
+		if len(st.Open) > 0 && st.To != pos(5, 64, 2) {
+			t.Errorf("only the step into the gate opens it; %v → %v opens %v", st.From, st.To, st.Open)
+		}
+	}
 }
 
 // opens says whether a path opens a block.

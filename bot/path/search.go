@@ -3,6 +3,7 @@ package path
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
@@ -19,7 +20,8 @@ type Options struct {
 	MaxNodes int
 	// MaxFall is the highest fall onto a floor, in blocks (default 3: a
 	// fall of 3 does no damage). MaxWaterFall is the highest into water
-	// or onto a ladder, which break a fall (default 32).
+	// or onto a ladder, which break a fall (default 32). Both are capped
+	// at 64.
 	MaxFall, MaxWaterFall int
 	// MaxSwim is how many blocks of water with nothing to stand on a path
 	// may cross in a row (default 32); NoSwim forbids swimming (wading
@@ -67,7 +69,8 @@ func New(game *mcdata.GameData, opts Options) *Planner {
 	if opts.MaxWaterFall <= 0 {
 		opts.MaxWaterFall = defaultWaterFall
 	}
-	opts.MaxWaterFall = max(opts.MaxWaterFall, opts.MaxFall)
+	opts.MaxFall = min(opts.MaxFall, maxEstimatedFall)
+	opts.MaxWaterFall = min(max(opts.MaxWaterFall, opts.MaxFall), maxEstimatedFall)
 	if opts.MaxSwim <= 0 {
 		opts.MaxSwim = defaultMaxSwim
 	}
@@ -438,9 +441,24 @@ func (s *search) result(i int32, status Status, why Reason) Result {
 		StartFloor: float64(root.y) + float64(root.sp.floor)}
 	path.Steps = make([]Step, 0, len(chain)-1)
 	prev := root
+	var opened []world.BlockPos // doors the path has opened: never toggled shut again
 	for k := len(chain) - 2; k >= 0; k-- {
 		n := &s.nodes[chain[k]]
-		path.Steps = append(path.Steps, s.step(prev, n))
+		st := s.step(prev, n)
+		if len(st.Open) > 0 {
+			keep := st.Open[:0]
+			for _, d := range st.Open {
+				if !slices.Contains(opened, d) {
+					keep = append(keep, d)
+					opened = append(opened, d)
+				}
+			}
+			st.Open = keep
+			if len(keep) == 0 {
+				st.Open = nil
+			}
+		}
+		path.Steps = append(path.Steps, st)
 		prev = n
 	}
 	return Result{Status: status, Reason: why, Path: path, Cost: s.nodes[i].g, Nodes: s.expands, Generated: len(s.nodes)}
@@ -477,21 +495,52 @@ func (s *search) step(a, b *node) Step {
 	if b.opened {
 		lo := math.Min(float64(a.y)+float64(a.sp.floor), st.Floor)
 		hi := math.Max(float64(a.y)+float64(a.sp.floor), st.Floor) + playerHeight
-		st.Open = append(s.t.doorsIn(st.From.X, st.From.Z, lo, hi), s.t.doorsIn(to.X, to.Z, lo, hi)...)
+		dx, dz := sign(to.X-st.From.X), sign(to.Z-st.From.Z)
+		st.Open = s.t.doorsIn(st.From.X, st.From.Z, sweep(dx, dz), lo, hi, nil)
+		st.Open = s.t.doorsIn(to.X, to.Z, sweep(-dx, -dz), lo, hi, st.Open)
+		st.Open = s.t.doorsIn(to.X, to.Z, fpCenter, st.Floor, st.Floor+playerHeight, st.Open)
 	}
 	return st
 }
 
-// doorsIn lists the closed doors and gates in a column between two
-// heights: the lowest block of each (a door's lower half).
-func (t *Terrain) doorsIn(x, z int, lo, hi float64) []world.BlockPos {
-	var out []world.BlockPos
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// doorsIn adds to list the closed doors and gates in a column whose
+// closed shape over footprint fp is in the way of a body between heights
+// lo and hi: the lower block of each (a door's lower half opens both).
+func (t *Terrain) doorsIn(x, z int, fp footprint, lo, hi float64, list []world.BlockPos) []world.BlockPos {
 	for y := int(math.Floor(lo)) - 1; y <= int(math.Floor(hi-eps)); y++ {
-		if t.facts(x, y, z).flags&fOpenable != 0 {
-			if len(out) == 0 || out[len(out)-1].Y != y-1 {
-				out = append(out, world.BlockPos{X: x, Y: y, Z: z})
-			}
+		f := t.facts(x, y, z)
+		if f.flags&fOpenable == 0 {
+			continue
+		}
+		sp := t.spans(f.shape, fp)
+		if sp.empty() || float64(sp.lo)+float64(y) >= hi-eps || float64(sp.hi)+float64(y) <= lo+eps {
+			continue
+		}
+		p := world.BlockPos{X: x, Y: y, Z: z}
+		if t.facts(x, y-1, z).flags&fOpenable != 0 && t.sameBlock(x, y-1, z, p) {
+			p.Y-- // the upper half of a door: open its lower half
+		}
+		if !slices.Contains(list, p) {
+			list = append(list, p)
 		}
 	}
-	return out
+	return list
+}
+
+// sameBlock says whether the block at (x, y, z) is the same block as at p
+// (a door's two halves).
+func (t *Terrain) sameBlock(x, y, z int, p world.BlockPos) bool {
+	a, ok1 := t.view.BlockAt(world.BlockPos{X: x, Y: y, Z: z})
+	b, ok2 := t.view.BlockAt(p)
+	return ok1 && ok2 && t.tab.game.BlockOf(a) == t.tab.game.BlockOf(b)
 }

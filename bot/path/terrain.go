@@ -107,6 +107,9 @@ type spot struct {
 	floor float32
 	// speed is the speed factor of the block walked on.
 	speed float32
+	// door is set when the player fits here only with a door or gate
+	// opened: a move that ends here opens it.
+	door bool
 }
 
 type spotKind uint8
@@ -151,6 +154,9 @@ func (t *Terrain) computeStand(x, y, z int) spot {
 	}
 	s := spot{kind: spotGround, speed: 1}
 	in := t.spanOf(here, fpCenter, t.doors)
+	if t.doors && here.flags&fOpenable != 0 && !t.spans(here.shape, fpCenter).empty() {
+		s.door = true // a closed gate across the block's middle
+	}
 	switch {
 	case !in.empty():
 		if in.hi >= 1-eps {
@@ -182,9 +188,11 @@ func (t *Terrain) computeStand(x, y, z int) spot {
 	if here.flags&fWater != 0 && s.kind == spotGround {
 		s.kind = spotWading
 	}
-	if !t.bodyClear(x, z, fpCenter, float64(y)+float64(s.floor), float64(y)+float64(s.floor)+playerHeight, t.doors) {
+	ok, opened := t.clearSpan(x, z, fpCenter, float64(y)+float64(s.floor), float64(y)+float64(s.floor)+playerHeight, t.doors)
+	if !ok {
 		return spot{}
 	}
+	s.door = s.door || opened
 	return s
 }
 
@@ -205,9 +213,12 @@ func (t *Terrain) clearSpan(x, z int, fp footprint, lo, hi float64, open bool) (
 	// A fence, wall or gate below reaches up to half a block into the
 	// lowest cell.
 	if f := t.facts(x, first-1, z); f.flags&fLoaded != 0 {
-		sp := t.spanOf(f, fp, open)
-		if !sp.empty() && float64(sp.hi)-1 > lo-float64(first)+eps {
-			return false, false
+		reaches := func(sp span) bool { return !sp.empty() && float64(sp.hi)-1 > lo-float64(first)+eps }
+		if reaches(t.spans(f.shape, fp)) {
+			if !open || f.flags&fOpenable == 0 || reaches(t.spans(f.open, fp)) {
+				return false, false
+			}
+			opened = true
 		}
 	}
 	for y := first; y <= last; y++ {

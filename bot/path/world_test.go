@@ -191,6 +191,7 @@ func checkPath(tb testing.TB, v *world.View, opts Options, r Result) {
 	at := r.Path.Start
 	floor := r.Path.StartFloor
 	total := 0.0
+	opened := map[world.BlockPos]bool{} // doors stay open once opened
 	for i, st := range r.Path.Steps {
 		fail := func(format string, args ...any) {
 			tb.Helper()
@@ -244,7 +245,14 @@ func checkPath(tb testing.TB, v *world.View, opts Options, r Result) {
 		if -rise > float64(opts.MaxFall)+1e-6 && !st.Water && !st.Climbing {
 			fail("falls %.2f blocks onto a floor; the limit is %d", -rise, opts.MaxFall)
 		}
-		checkStand(tb, v, st, fail)
+		for _, d := range st.Open {
+			if opened[d] {
+				fail("opens %v again (shutting it)", d)
+			}
+			opened[d] = true
+			opened[world.BlockPos{X: d.X, Y: d.Y + 1, Z: d.Z}] = true // a door's upper half
+		}
+		checkStand(tb, v, st, opened, fail)
 		at, floor = st.To, st.Floor
 	}
 	if math.Abs(total-r.Cost) > 1e-6*math.Max(1, total) {
@@ -254,13 +262,8 @@ func checkPath(tb testing.TB, v *world.View, opts Options, r Result) {
 
 // checkStand checks that the body fits at a step's end and rests on
 // something, with nothing harmful.
-func checkStand(tb testing.TB, v *world.View, st Step, fail func(string, ...any)) {
+func checkStand(tb testing.TB, v *world.View, st Step, opened map[world.BlockPos]bool, fail func(string, ...any)) {
 	tb.Helper()
-	opened := map[world.BlockPos]bool{}
-	for _, d := range st.Open {
-		opened[d] = true
-		opened[world.BlockPos{X: d.X, Y: d.Y + 1, Z: d.Z}] = true // a door's upper half
-	}
 	shapes := func(p world.BlockPos) ([]mcdata.AABB, mcdata.StateID, bool) {
 		s, ok := v.BlockAt(p)
 		if !ok {
