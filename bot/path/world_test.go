@@ -188,6 +188,12 @@ func describe(r Result) string {
 // allowed; the costs are positive and add up.
 func checkPath(tb testing.TB, v *world.View, opts Options, r Result) {
 	tb.Helper()
+	checkPathIn(tb, game, v, opts, r)
+}
+
+// checkPathIn is checkPath for a version's data.
+func checkPathIn(tb testing.TB, game *mcdata.GameData, v *world.View, opts Options, r Result) {
+	tb.Helper()
 	at := r.Path.Start
 	floor := r.Path.StartFloor
 	total := 0.0
@@ -252,7 +258,7 @@ func checkPath(tb testing.TB, v *world.View, opts Options, r Result) {
 			opened[d] = true
 			opened[world.BlockPos{X: d.X, Y: d.Y + 1, Z: d.Z}] = true // a door's upper half
 		}
-		checkStand(tb, v, st, opened, fail)
+		checkStand(tb, game, v, st, opened, fail)
 		at, floor = st.To, st.Floor
 	}
 	if math.Abs(total-r.Cost) > 1e-6*math.Max(1, total) {
@@ -262,7 +268,7 @@ func checkPath(tb testing.TB, v *world.View, opts Options, r Result) {
 
 // checkStand checks that the body fits at a step's end and rests on
 // something, with nothing harmful.
-func checkStand(tb testing.TB, v *world.View, st Step, opened map[world.BlockPos]bool, fail func(string, ...any)) {
+func checkStand(tb testing.TB, game *mcdata.GameData, v *world.View, st Step, opened map[world.BlockPos]bool, fail func(string, ...any)) {
 	tb.Helper()
 	shapes := func(p world.BlockPos) ([]mcdata.AABB, mcdata.StateID, bool) {
 		s, ok := v.BlockAt(p)
@@ -289,39 +295,39 @@ func checkStand(tb testing.TB, v *world.View, st Step, opened map[world.BlockPos
 			fail("block %v is not loaded", p)
 		}
 		if y >= int(math.Floor(lo)) && harmful(s) {
-			fail("the body is in %s at %v", stateName(s), p)
+			fail("the body is in %s at %v", stateName(game, s), p)
 		}
 		for _, b := range boxes {
 			if b.MinX < 0.8 && b.MaxX > 0.2 && b.MinZ < 0.8 && b.MaxZ > 0.2 &&
 				float64(y)+b.MinY < hi-1e-6 && float64(y)+b.MaxY > lo+1e-6 {
-				fail("the body at feet %.3f collides with %s at %v", lo, stateName(s), p)
+				fail("the body at feet %.3f collides with %s at %v", lo, stateName(game, s), p)
 			}
 		}
 	}
 	if st.Water || st.Climbing {
 		s, _ := v.BlockAt(st.To)
 		if st.Water && game.Fluid(s).Kind != mcdata.Water {
-			fail("says water but %v is %s", st.To, stateName(s))
+			fail("says water but %v is %s", st.To, stateName(game, s))
 		}
 		if st.Climbing && !game.BlockOf(s).Physics.Climbable {
-			fail("says climbing but %v is %s", st.To, stateName(s))
+			fail("says climbing but %v is %s", st.To, stateName(game, s))
 		}
-		if st.Climbing || game.Fluid(s).Kind == mcdata.Water && !supported(v, st) {
+		if st.Climbing || game.Fluid(s).Kind == mcdata.Water && !supported(game, v, st) {
 			return
 		}
 	}
-	if !supported(v, st) {
+	if !supported(game, v, st) {
 		fail("nothing to stand on at feet height %.3f", st.Floor)
 	}
 	s, _ := v.BlockAt(st.Support)
 	if harmful(s) {
-		fail("stands on %s", stateName(s))
+		fail("stands on %s", stateName(game, s))
 	}
 }
 
 // supported says whether a block's top under the middle of the block is
 // at the step's floor.
-func supported(v *world.View, st Step) bool {
+func supported(game *mcdata.GameData, v *world.View, st Step) bool {
 	for _, y := range []int{st.To.Y, st.To.Y - 1} {
 		s, _ := v.BlockAt(world.BlockPos{X: st.To.X, Y: y, Z: st.To.Z})
 		for _, b := range game.Shapes(s) {
@@ -342,7 +348,7 @@ func openState(s mcdata.BlockState) (mcdata.StateID, bool) {
 	return openVariant(s, i)
 }
 
-func stateName(s mcdata.StateID) string {
+func stateName(game *mcdata.GameData, s mcdata.StateID) string {
 	bs, _ := game.StateByID(s)
 	return bs.String()
 }
