@@ -23,9 +23,25 @@ type footprint uint8
 const (
 	// sweep(dx, dz) is (dx+1)*3 + dz+1: the centre is sweep(0, 0).
 	fpCenter footprint = 4
-	// corner(sx, sz) is 9 + 2*[sx>0] + [sz>0].
-	numFootprints = 13
+	// corner(sx, sz) is 9 + 2*[sx>0] + [sz>0]; nearHalf(dx, dz) is 13 +
+	// the index of (dx, dz) in cardinals.
+	numFootprints = 17
 )
+
+// nearHalf is the footprint of the half of a block a player walking in
+// direction (dx, dz) (one of them zero) enters first: where the lower
+// step of a stairs block is when the stairs rise that way.
+func nearHalf(dx, dz int) footprint {
+	switch {
+	case dx > 0:
+		return 13
+	case dx < 0:
+		return 14
+	case dz > 0:
+		return 15
+	}
+	return 16
+}
 
 // sweep is the footprint of a player moving from the cell's centre toward
 // (dx, dz) (each -1, 0 or 1), or arriving from the opposite side.
@@ -70,6 +86,20 @@ func (f footprint) rect() (x0, z0, x1, z1 float64) {
 		z0, z1 = span(dz)
 		return
 	}
+	if f >= 13 {
+		x0, z0, x1, z1 = 0.5-half, 0.5-half, 0.5+half, 0.5+half
+		switch f {
+		case 13: // walking east: the west half
+			x0, x1 = 0, 0.5
+		case 14:
+			x0, x1 = 0.5, 1
+		case 15: // walking south: the north half
+			z0, z1 = 0, 0.5
+		case 16:
+			z0, z1 = 0.5, 1
+		}
+		return
+	}
 	x0, x1 = cornerSpan((f-9)&2 != 0)
 	z0, z1 = cornerSpan((f-9)&1 != 0)
 	return
@@ -95,6 +125,7 @@ const (
 	fClimb                       // a ladder, vine or other climbable block
 	fOpenable                    // a closed wooden door or fence gate the player opens by hand
 	fSlow                        // slows walking on it (soul sand, honey)
+	fLowJump                     // weakens a jump from it (honey)
 	fLoaded                      // set on every fact read from a loaded block (a zero fact is an unloaded block)
 )
 
@@ -162,6 +193,9 @@ func buildTable(g *mcdata.GameData) *table {
 		}
 		if ph.SpeedFactor < 1 {
 			flags |= fSlow
+		}
+		if ph.JumpFactor < 1 {
+			flags |= fLowJump
 		}
 		openable := strings.HasSuffix(b.Name, "_fence_gate") ||
 			strings.HasSuffix(b.Name, "_door") && b.Name != "iron_door"

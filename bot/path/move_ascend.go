@@ -20,7 +20,10 @@ func (s *search) ascend(f *from, dx, dz int) {
 		return
 	}
 	top := to + playerHeight
-	jump := rise > stepHeight+eps
+	jump := rise > stepHeight+eps && !s.stairs(f, dx, dz, next)
+	if jump && f.sp.lowJump {
+		return // honey halves a jump: not one block
+	}
 	leaveFrom := f.floor
 	if jump {
 		if !s.t.bodyClear(f.x, f.z, fpCenter, f.floor, top, s.doors) {
@@ -37,8 +40,28 @@ func (s *search) ascend(f *from, dx, dz int) {
 		return
 	}
 	cost, kind := s.perBlock(f.sp, next), Walk
-	if jump {
+	switch {
+	case jump:
 		cost, kind = cost+jumpUpExtra, Ascend
+	case rise > stepHeight+eps:
+		kind = Ascend // up a stairs block, without a jump
 	}
 	s.add(x, f.y+1, z, next, kind, cost, jump, opened || openedThere)
+}
+
+// stairs says whether the block under the node ahead rises in two steps
+// the player walks up without jumping, as stairs do: the half it enters
+// first no more than a step above the feet, the rest no more than a step
+// above that.
+func (s *search) stairs(f *from, dx, dz int, next spot) bool {
+	if next.floor != 0 {
+		return false
+	}
+	below := s.t.facts(f.x+dx, f.y, f.z+dz)
+	near := s.t.spans(below.shape, nearHalf(dx, dz))
+	if near.empty() {
+		return false
+	}
+	low := float64(f.y) + float64(near.hi)
+	return low-f.floor <= stepHeight+eps && float64(f.y+1)-low <= stepHeight+eps
 }

@@ -10,7 +10,7 @@ func (s *search) climb(f *from) {
 		switch {
 		case f.sp.kind == spotClimb:
 			s.add(f.x, f.y+1, f.z, up, Climb, climbUp, false, false)
-		case up.kind == spotClimb && f.sp.kind != spotSwim:
+		case up.kind == spotClimb && f.sp.kind != spotSwim && !f.sp.lowJump:
 			s.add(f.x, f.y+1, f.z, up, Climb, climbUp+jumpUpExtra, true, false)
 		}
 	}

@@ -32,7 +32,7 @@ func (s *search) diagonal(f *from, dx, dz int) {
 	if next := s.t.stand(x, f.y+1, z); next.kind != spotNone {
 		to := float64(f.y+1) + float64(next.floor)
 		rise := to - f.floor
-		if rise > jumpHeight+eps {
+		if rise > jumpHeight+eps || rise > stepHeight+eps && f.sp.lowJump {
 			return
 		}
 		top := to + playerHeight

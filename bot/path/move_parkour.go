@@ -8,7 +8,7 @@ package path
 // and it costs the jump's time in the air plus a penalty, so the search
 // takes it only where walking around is clearly longer.
 func (s *search) parkour(f *from, dx, dz int) {
-	if !s.parkourOK || f.sp.kind != spotGround {
+	if !s.parkourOK || f.sp.kind != spotGround || f.sp.lowJump {
 		return
 	}
 	apex := f.floor + jumpHeight + playerHeight

@@ -24,6 +24,9 @@ func (s *search) walk(f *from, dx, dz int, next spot) {
 	}
 	cost, kind, jump := s.perBlock(f.sp, next), Walk, false
 	if rise > stepHeight+eps {
+		if f.sp.lowJump {
+			return
+		}
 		cost, kind, jump = cost+jumpUpExtra, Ascend, true
 	}
 	s.add(x, f.y, z, next, kind, cost, jump, opened || openedThere)

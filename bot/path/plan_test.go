@@ -91,6 +91,31 @@ func TestStairsSlabsAndJumps(t *testing.T) {
 	if !onSlab {
 		t.Logf("the path did not cross the slab (fine, but unexpected):\n%s", describe(r))
 	}
+	// Stairs rising the way the bot walks are walked up, not jumped; from
+	// the side they are a jump.
+	w3 := flat(t, 1)
+	w3.set(3, 64, 0, "oak_stairs[facing=east,half=bottom]")
+	w3.fill(4, 64, -1, 8, 64, 1, "stone")
+	r = plan(t, w3.view(), pos(0, 64, 0), Near{Pos: pos(6, 65, 0)}, Options{})
+	if r.Status != Complete || r.Path.Steps[2].To != pos(3, 65, 0) || r.Path.Steps[2].Jump || r.Path.Steps[2].Move != Ascend {
+		t.Errorf("up the stairs without a jump:\n%s", describe(r))
+	}
+	w3.set(3, 64, 0, "oak_stairs[facing=north,half=bottom]")
+	r = plan(t, w3.view(), pos(0, 64, 0), Near{Pos: pos(6, 65, 0)}, Options{})
+	for _, st := range r.Path.Steps {
+		if st.To == pos(3, 65, 0) && !st.Jump {
+			t.Errorf("stairs from the side need a jump:\n%s", describe(r))
+		}
+	}
+	// Honey halves a jump: no jumping up from it.
+	w3.fill(-3, 63, -3, 2, 63, 3, "honey_block")
+	w3.fill(3, 64, -16, 3, 64, 15, "stone")
+	r = plan(t, w3.view(), pos(0, 64, 0), Near{Pos: pos(6, 65, 0)}, Options{})
+	for _, st := range r.Path.Steps {
+		if st.Jump && st.From.X <= 2 && st.From.X >= -3 && st.From.Z >= -3 && st.From.Z <= 3 {
+			t.Errorf("jumps from honey:\n%s", describe(r))
+		}
+	}
 	// Two blocks up is not a jump. (The search meets the loaded area's
 	// edge far from the goal: that is not the reason.)
 	w2 := flat(t, 1)

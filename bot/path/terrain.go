@@ -110,6 +110,9 @@ type spot struct {
 	// door is set when the player fits here only with a door or gate
 	// opened: a move that ends here opens it.
 	door bool
+	// lowJump is set on a block that weakens jumps (honey: half): no
+	// jump up or over a gap from here.
+	lowJump bool
 }
 
 type spotKind uint8
@@ -164,6 +167,7 @@ func (t *Terrain) computeStand(x, y, z int) spot {
 		}
 		s.floor = in.hi
 		s.speed = here.speed
+		s.lowJump = here.flags&fLowJump != 0
 	default:
 		below := t.facts(x, y-1, z)
 		if below.flags&fLoaded == 0 {
@@ -177,6 +181,7 @@ func (t *Terrain) computeStand(x, y, z int) spot {
 				return spot{} // magma, a campfire
 			}
 			s.speed = below.speed
+			s.lowJump = below.flags&fLowJump != 0
 		case here.flags&fWater != 0:
 			s.kind = spotSwim
 		case here.flags&fClimb != 0:

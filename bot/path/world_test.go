@@ -219,8 +219,11 @@ func checkPathIn(tb testing.TB, game *mcdata.GameData, v *world.View, opts Optio
 				fail("a walk moves one block straight and rises at most a step (moved %d,%d,%d, rose %.3f)", dx, dy, dz, rise)
 			}
 		case Ascend:
-			if adx+adz != 1 || dy < 0 || dy > 1 || rise > jumpHeight+1e-6 || rise <= stepHeight || !st.Jump {
-				fail("an ascend jumps one block straight up to 1.25 (moved %d,%d,%d, rose %.3f)", dx, dy, dz, rise)
+			if adx+adz != 1 || dy < 0 || dy > 1 || rise > jumpHeight+1e-6 || rise <= stepHeight {
+				fail("an ascend goes one block straight up to 1.25 (moved %d,%d,%d, rose %.3f)", dx, dy, dz, rise)
+			}
+			if s, _ := v.BlockAt(st.Support); !st.Jump && !strings.HasSuffix(game.BlockOf(s).Name, "_stairs") {
+				fail("an ascend without a jump must walk up stairs, not %s", stateName(game, s))
 			}
 		case Descend:
 			if adx+adz != 1 || rise >= 0 {
