@@ -491,9 +491,9 @@ func TestCarpetsSnowAndSlabsAreFloors(t *testing.T) {
 
 func TestUnloadedGoal(t *testing.T) {
 	v := flat(t, 1).view() // blocks -16 … 15
-	r := plan(t, v, pos(0, 64, 0), Near{Pos: pos(100, 64, 0)}, Options{MaxNodes: 20000})
-	if r.Status != Partial || r.Reason != ReasonGoalUnloaded {
-		t.Fatalf("goal in an unloaded chunk:\n%s", describe(r))
+	r := plan(t, v, pos(0, 64, 0), Near{Pos: pos(100, 64, 0)}, Options{})
+	if r.Status != Partial || r.Reason != ReasonGoalUnloaded || r.Nodes > unloadedBudget {
+		t.Fatalf("goal in an unloaded chunk (%d nodes):\n%s", r.Nodes, describe(r))
 	}
 	if end := r.Path.End(); end.X != 15 {
 		t.Errorf("the partial path should lead to the loaded edge nearest the goal, x 15; it ends at %v", end)
@@ -511,6 +511,62 @@ func TestUnloadedGoal(t *testing.T) {
 	r = plan(t, w.view(), pos(0, 64, 0), Near{Pos: pos(40, 64, 0), Range: 30}, Options{})
 	if r.Status != Complete {
 		t.Fatalf("within range of the loaded area:\n%s", describe(r))
+	}
+}
+
+func TestBadInputIsRefused(t *testing.T) {
+	v := flat(t, 1).view()
+	p := New(game, Options{})
+	for _, c := range []struct {
+		name  string
+		view  *world.View
+		start world.BlockPos
+		goal  Goal
+		want  Reason
+	}{
+		{"no goal", v, pos(0, 64, 0), nil, ReasonNoGoal},
+		{"no world", nil, pos(0, 64, 0), Near{}, ReasonStartUnloaded},
+		{"past the world border", v, pos(1<<26, 64, 0), Near{}, ReasonStartInvalid},
+		{"far below", v, pos(0, -1<<20, 0), Near{}, ReasonStartInvalid},
+	} {
+		r := p.Plan(context.Background(), c.view, c.start, c.goal)
+		if r.Status != NoPath || r.Reason != c.want || len(r.Path.Steps) != 0 {
+			t.Errorf("%s: %s (%s), want no path (%s)", c.name, r.Status, r.Reason, c.want)
+		}
+		if r.Reason.Explain() == "" || r.Reason.NextStep() == "" {
+			t.Errorf("%s: the reason %s has no sentence", c.name, r.Reason)
+		}
+	}
+	// Every reason has an id, a sentence and a next step.
+	for r := ReasonBudget; r <= ReasonNoGoal; r++ {
+		if r.String() == "" || r.String() == "unknown" || r.Explain() == "" || r.NextStep() == "" {
+			t.Errorf("reason %d: %q %q %q", r, r, r.Explain(), r.NextStep())
+		}
+	}
+	// A goal whose heuristic misbehaves does not break the search.
+	r := p.Plan(context.Background(), v, pos(0, 64, 0), badHeuristic{Near{Pos: pos(5, 64, 0)}})
+	if r.Status != Complete {
+		t.Errorf("a NaN heuristic: %s", describe(r))
+	}
+}
+
+type badHeuristic struct{ Near }
+
+func (badHeuristic) Heuristic(world.BlockPos) float64 { return math.NaN() }
+
+func TestFeetBlock(t *testing.T) {
+	for _, c := range []struct {
+		x, y, z float64
+		want    world.BlockPos
+	}{
+		{0.5, 64, 0.5, pos(0, 64, 0)},
+		{-0.5, 63.99999999, 10.2, pos(-1, 64, 10)}, // on a block's top, rounded down
+		{3.3, 64.5, -7.9, pos(3, 64, -8)},          // on a slab
+		{1.5, 63.875, 1.5, pos(1, 63, 1)},          // on soul sand
+	} {
+		if got := FeetBlock(c.x, c.y, c.z); got != c.want {
+			t.Errorf("FeetBlock(%v, %v, %v) = %v, want %v", c.x, c.y, c.z, got, c.want)
+		}
 	}
 }
 

@@ -63,6 +63,8 @@ const (
 	// ReasonNeedsDigging: the goal is only reachable by digging or
 	// building up (a pit's walls, a pillar, a cliff).
 	ReasonNeedsDigging
+	// ReasonNoGoal: Plan was given no goal.
+	ReasonNoGoal
 )
 
 var reasons = [...]struct{ id, text, next string }{
@@ -80,6 +82,7 @@ var reasons = [...]struct{ id, text, next string }{
 	{"hazard", "every way passes lava, fire or other harmful blocks", "choose another goal, or clear the way"},
 	{"long_fall", "every way down needs a fall longer than the bot may take", "allow a longer fall, or find a way down with water or a ladder"},
 	{"needs_digging", "the goal can only be reached by digging through or building up", "dig or build a way (digging and bridging come with the skills), or choose a goal the bot can walk to"},
+	{"no_goal", "no goal was given to plan toward", "give a position, a player or a block to go to"},
 }
 
 // String is the reason's id: "goal_enclosed".

@@ -355,10 +355,3 @@ func stateName(game *mcdata.GameData, s mcdata.StateID) string {
 	bs, _ := game.StateByID(s)
 	return bs.String()
 }
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
