@@ -172,6 +172,12 @@ func TestAffected(t *testing.T) {
 	if !p.Affected(p.Steps[jump].Support, jump) || p.Affected(p.Steps[jump].Support, jump+3) {
 		t.Errorf("the wall's top block matters until the step onto it is walked, then not")
 	}
+	// A block over a jump's arc counts too (conservatively: a jump over a
+	// gap needs room there).
+	arc := world.BlockPos{X: p.Steps[jump].From.X, Y: p.Steps[jump].From.Y + 3, Z: p.Steps[jump].From.Z}
+	if !p.Affected(arc, jump) {
+		t.Errorf("a block in the jump's arc at %v does not affect it", arc)
+	}
 	changes := []world.BlockChange{{Pos: pos(0, 64, 20)}, {Pos: p.Steps[len(p.Steps)-1].Support}}
 	if !p.AffectedBy(changes, 0) || p.AffectedBy(changes[:1], 0) {
 		t.Error("AffectedBy")

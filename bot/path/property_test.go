@@ -88,7 +88,8 @@ func TestRandomWorldPaths(t *testing.T) {
 		worlds = 8
 	}
 	for wi := range worlds {
-		v := randomWorld(t, rng).view()
+		w := randomWorld(t, rng)
+		v := w.view()
 		for range 4 {
 			start, ok1 := someStand(rng, v)
 			goalPos, ok2 := someStand(rng, v)
@@ -118,6 +119,26 @@ func TestRandomWorldPaths(t *testing.T) {
 			complete++
 			if !goal.Done(r.Path.End()) {
 				t.Fatalf("world %d: a complete path that ends off the goal:\n%s", wi, describe(r))
+			}
+			// A change Affected does not report leaves the path valid: fill
+			// blocks near it that it says do not matter with stone or lava.
+			if len(r.Path.Steps) > 0 {
+				var changes []world.BlockChange
+				for range 12 {
+					st := r.Path.Steps[rng.IntN(len(r.Path.Steps))]
+					q := world.BlockPos{X: st.To.X + rng.IntN(5) - 2, Y: st.To.Y + rng.IntN(5) - 2, Z: st.To.Z + rng.IntN(5) - 2}
+					if !r.Path.Affected(q, 0) {
+						changes = append(changes, world.BlockChange{Pos: q, State: w.state([]string{"stone", "lava"}[rng.IntN(2)])})
+					}
+				}
+				old := make([]world.BlockChange, len(changes))
+				for i, c := range changes {
+					st, _ := v.BlockAt(c.Pos)
+					old[i] = world.BlockChange{Pos: c.Pos, State: st}
+				}
+				w.store.SetBlocks(changes)
+				checkPath(t, w.store.Snapshot(), New(game, opts).Options(), r)
+				w.store.SetBlocks(old)
 			}
 			// The cheapest: Dijkstra's search (no heuristic) finds no cheaper
 			// path, so the heuristic never over-estimates here.

@@ -163,16 +163,20 @@ func (p *Path) Cost() float64 {
 // Affected says whether a block change at pos may invalidate the path
 // from step from on: the block is one a remaining step stands on, passes
 // through, jumps under, falls down, opens or clips (the box around the
-// step's two ends, from the block below the lower to two above the
-// higher). The executor re-plans when it says yes. A change that only
-// opens a shorter way is not reported.
+// step's two ends, from the block below the lower to two above the higher,
+// three for a jump's arc). The executor re-plans when it says yes. A
+// change that only opens a shorter way is not reported.
 func (p *Path) Affected(pos world.BlockPos, from int) bool {
 	for i := max(from, 0); i < len(p.Steps); i++ {
 		st := &p.Steps[i]
 		a, b := st.From, st.To
+		head := 2
+		if st.Jump {
+			head = 3
+		}
 		if pos.X < min(a.X, b.X) || pos.X > max(a.X, b.X) ||
 			pos.Z < min(a.Z, b.Z) || pos.Z > max(a.Z, b.Z) ||
-			pos.Y < min(a.Y, b.Y)-1 || pos.Y > max(a.Y, b.Y)+2 {
+			pos.Y < min(a.Y, b.Y)-1 || pos.Y > max(a.Y, b.Y)+head {
 			continue
 		}
 		return true
