@@ -31,15 +31,18 @@ type Near struct {
 	Range float64
 }
 
+// Done says whether p is within the range.
 func (g Near) Done(p world.BlockPos) bool {
 	dx, dy, dz := float64(p.X-g.Pos.X), float64(p.Y-g.Pos.Y), float64(p.Z-g.Pos.Z)
 	return dx*dx+dy*dy+dz*dz <= g.Range*g.Range+1e-9
 }
 
+// Heuristic estimates the time to the sphere around Pos.
 func (g Near) Heuristic(p world.BlockPos) float64 {
 	return shrunk(float64(g.Pos.X-p.X), float64(g.Pos.Y-p.Y), float64(g.Pos.Z-p.Z), g.Range)
 }
 
+// Target is Pos.
 func (g Near) Target() world.BlockPos { return g.Pos }
 
 // shrunk is the estimate for an offset less a range along it: the
@@ -60,11 +63,13 @@ type NearXZ struct {
 	Range float64
 }
 
+// Done says whether p is within the range horizontally.
 func (g NearXZ) Done(p world.BlockPos) bool {
 	dx, dz := float64(p.X-g.X), float64(p.Z-g.Z)
 	return dx*dx+dz*dz <= g.Range*g.Range+1e-9
 }
 
+// Heuristic estimates the time to the circle around the column.
 func (g NearXZ) Heuristic(p world.BlockPos) float64 {
 	return shrunk(float64(g.X-p.X), 0, float64(g.Z-p.Z), g.Range)
 }
@@ -101,17 +106,20 @@ func eyeOffset(p, b world.BlockPos) (dx, dy, dz float64) {
 	return axis(ex, b.X), axis(ey, b.Y), axis(ez, b.Z)
 }
 
+// Done says whether the block is within reach from p.
 func (g Reach) Done(p world.BlockPos) bool {
 	dx, dy, dz := eyeOffset(p, g.Block)
 	r := g.reach()
 	return dx*dx+dy*dy+dz*dz <= r*r
 }
 
+// Heuristic estimates the time to a place within reach.
 func (g Reach) Heuristic(p world.BlockPos) float64 {
 	dx, dy, dz := eyeOffset(p, g.Block)
 	return shrunk(dx, dy, dz, g.reach())
 }
 
+// Target is the block.
 func (g Reach) Target() world.BlockPos { return g.Block }
 
 // ReachAny is reaching any of several blocks, as Reach: "go to the
@@ -132,6 +140,7 @@ func ReachFound(found []world.Found) ReachAny {
 	return g
 }
 
+// Done says whether any of the blocks is within reach from p.
 func (g ReachAny) Done(p world.BlockPos) bool {
 	for _, b := range g.Blocks {
 		if (Reach{b, g.Range}).Done(p) {
@@ -141,6 +150,7 @@ func (g ReachAny) Done(p world.BlockPos) bool {
 	return false
 }
 
+// Heuristic is the least estimate over the blocks.
 func (g ReachAny) Heuristic(p world.BlockPos) float64 {
 	best := math.Inf(1)
 	for _, b := range g.Blocks {
@@ -159,11 +169,13 @@ type Away struct {
 	Distance float64
 }
 
+// Done says whether p is far enough away.
 func (g Away) Done(p world.BlockPos) bool {
 	dx, dz := float64(p.X-g.From.X), float64(p.Z-g.From.Z)
 	return dx*dx+dz*dz >= g.Distance*g.Distance
 }
 
+// Heuristic estimates the time to get far enough straight away.
 func (g Away) Heuristic(p world.BlockPos) float64 {
 	dx, dz := float64(p.X-g.From.X), float64(p.Z-g.From.Z)
 	d := math.Sqrt(dx*dx + dz*dz)
