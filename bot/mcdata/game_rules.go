@@ -1,5 +1,7 @@
 package mcdata
 
+import "strings"
+
 // The facts about blocks and entities that minecraft-data has no field for,
 // derived from names in one place each, with the game's values.
 
@@ -31,6 +33,16 @@ type BlockPhysics struct {
 	// Trapdoor is set for trapdoors, climbable when open above a ladder
 	// facing the same way.
 	Trapdoor bool
+	// Fence, Wall and FenceGate mark the #minecraft:fences and
+	// #minecraft:walls tags and the FenceGateBlock class: an entity standing
+	// on one (1.5 blocks tall) takes its friction and speed from that block,
+	// not from the air below its feet (Entity.getOnPos).
+	Fence, Wall, FenceGate bool
+	// Bed marks beds, which bounce a falling entity up (BedBlock.bounceUp).
+	Bed bool
+	// Ice marks the IceBlock class (ice and frosted ice), whose faces never
+	// turn falling water's current downwards (FlowingFluid.isSolidFace).
+	Ice bool
 }
 
 // defaultPhysics is every block's physics unless blockPhysics says
@@ -105,8 +117,21 @@ func physicsFor(name string) BlockPhysics {
 	if f, ok := blockPhysics[name]; ok {
 		f(&p)
 	}
-	if len(name) > 9 && name[len(name)-9:] == "_trapdoor" {
+	switch {
+	case strings.HasSuffix(name, "_trapdoor"):
 		p.Trapdoor = true
+	case strings.HasSuffix(name, "_fence_gate"):
+		p.FenceGate = true
+	case strings.HasSuffix(name, "_fence"):
+		p.Fence = true
+	case strings.HasSuffix(name, "_wall"):
+		// Every block named *_wall is in #minecraft:walls; wall-mounted
+		// torches, signs, banners, heads and fans end in their own noun.
+		p.Wall = true
+	case strings.HasSuffix(name, "_bed"):
+		p.Bed = true
+	case name == "ice" || name == "frosted_ice":
+		p.Ice = true
 	}
 	return p
 }

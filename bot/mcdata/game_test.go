@@ -304,3 +304,54 @@ func BenchmarkFluid(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestBlockPhysicsClasses checks the name rules for the block classes
+// physics reads against the game's tags: #minecraft:fences and
+// #minecraft:walls have 12 and 25 members in 1.21.1 (data/minecraft/tags/
+// block/fences.json and walls.json); the pale oak fence joins in 1.21.2 and
+// the resin brick wall in 1.21.4. Wall-mounted torches, signs and heads are
+// not walls.
+func TestBlockPhysicsClasses(t *testing.T) {
+	for _, p := range mcdata.GameProtocols() {
+		g := mcdata.Game(p)
+		var fences, walls int
+		for i := range g.Blocks {
+			b := &g.Blocks[i]
+			if b.Physics.Fence {
+				fences++
+			}
+			if b.Physics.Wall {
+				walls++
+			}
+			if b.Physics.FenceGate != strings.HasSuffix(b.Name, "_fence_gate") {
+				t.Errorf("%s: %s fence gate = %v", g.Version, b.Name, b.Physics.FenceGate)
+			}
+		}
+		wantFences, wantWalls := 13, 26
+		if p < 768 {
+			wantFences = 12
+		}
+		if p < 769 {
+			wantWalls = 25
+		}
+		if fences != wantFences || walls != wantWalls {
+			t.Errorf("%s: %d fences and %d walls, want %d and %d", g.Version, fences, walls, wantFences, wantWalls)
+		}
+		for name, want := range map[string]mcdata.BlockPhysics{
+			"nether_brick_fence":  {Fence: true},
+			"cobblestone_wall":    {Wall: true},
+			"red_bed":             {Bed: true},
+			"ice":                 {Ice: true},
+			"frosted_ice":         {Ice: true},
+			"packed_ice":          {},
+			"oak_wall_sign":       {},
+			"wall_torch":          {},
+			"skeleton_wall_skull": {},
+		} {
+			got := g.BlockByName(name).Physics
+			if got.Fence != want.Fence || got.Wall != want.Wall || got.Bed != want.Bed || got.Ice != want.Ice {
+				t.Errorf("%s: %s: %+v", g.Version, name, got)
+			}
+		}
+	}
+}
