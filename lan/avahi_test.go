@@ -161,6 +161,16 @@ exec "$2" -f "$3" --no-drop-root --no-chroot --no-rlimits --no-proc-title`
 func avahiWorld(t *testing.T) (ns *netnstest.NS, host string, port int) {
 	t.Helper()
 	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4", MOTD: "flying-squid behind Avahi"})
+	// flying-squid answers its first status request many times slower than
+	// the next ones (about 250 ms against 10 on an idle machine; seconds on
+	// a loaded one), so discovery's 1.5 s status ping could time out on
+	// that, which is not what these tests are about: ask it once first,
+	// with all the time it needs.
+	warm, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := Ping(warm, "127.0.0.1", srv.Port); err != nil {
+		t.Fatalf("flying-squid did not answer its first status ping: %v", err)
+	}
 	ns = netnstest.New(t)
 	avahiNS := netnstest.New(t)
 	ns.Link(t, "bm0", "10.201.0.1/24", avahiNS, "bm1", "10.201.0.2/24")
