@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,7 +61,14 @@ func eventTable() string {
 		if e.Coming {
 			desc = "*Coming: not sent yet.* " + desc
 		}
-		fmt.Fprintf(&b, "| `%s` | %s — %s | %s |\n", e.Name, "`"+strings.Join(e.Payload, "`, `")+"`", desc, window)
+		fields := make([]string, len(e.Payload))
+		for i, f := range e.Payload {
+			fields[i] = "`" + f + "`"
+			if slices.Contains(e.Optional, f) {
+				fields[i] += "?"
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s — %s | %s |\n", e.Name, strings.Join(fields, ", "), desc, window)
 	}
 	return b.String()
 }

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -216,9 +215,10 @@ func (c *Client) watch(w *world) {
 	c.lastEnd = &lastEnd{EndReason: end, at: time.Now(), host: w.host, port: w.port}
 	c.mu.Unlock()
 	c.emit("mc_disconnected", "", struct {
-		Reason   string `json:"reason"`
-		NextStep string `json:"next_step"`
-	}{end.Reason, end.NextStep})
+		Reason    string `json:"reason"`
+		NextStep  string `json:"next_step"`
+		Untrusted bool   `json:"untrusted,omitempty"` // the reason quotes the server's own text (a kick message)
+	}{end.Reason, end.NextStep, end.Untrusted})
 }
 
 // errNotConnected is what every in-world tool says when the bot is in no
@@ -316,42 +316,4 @@ func (c *Client) Close(ctx context.Context) {
 	case <-done:
 	case <-ctx.Done():
 	}
-}
-
-// splitHost accepts a host that carries its port ("127.0.0.1:25570",
-// "[::1]:25570") as well as a bare host or IPv6 address. port is the port
-// argument, 0 when absent. It returns the host without brackets and the
-// one port.
-func splitHost(host string, port int) (string, int, error) {
-	host = strings.TrimSpace(host)
-	h, p, hasPort := host, "", false
-	switch {
-	case strings.HasPrefix(host, "["):
-		if strings.HasSuffix(host, "]") {
-			h = host[1 : len(host)-1]
-			break
-		}
-		var err error
-		if h, p, err = net.SplitHostPort(host); err != nil {
-			return "", 0, fmt.Errorf("host %q is not an address: give a name or IP address, with an IPv6 address in brackets, e.g. [::1]:25565", host)
-		}
-		hasPort = true
-	case strings.Count(host, ":") == 1:
-		h, p, _ = strings.Cut(host, ":")
-		hasPort = true
-	}
-	if h == "" {
-		return "", 0, fmt.Errorf("host %q names no computer: give a name or IP address, e.g. 127.0.0.1", host)
-	}
-	if !hasPort {
-		return h, port, nil
-	}
-	n, err := strconv.Atoi(p)
-	if err != nil || n < 1 || n > 65535 {
-		return "", 0, fmt.Errorf("the port in host %q is not a number from 1 to 65535: give the port Minecraft printed after Open to LAN", host)
-	}
-	if port != 0 && port != n {
-		return "", 0, fmt.Errorf("host %q says port %d but port says %d: give the port once, in port", host, n, port)
-	}
-	return h, n, nil
 }

@@ -112,7 +112,7 @@ func TestJoinFlyingSquid(t *testing.T) {
 			// there, so alex, who came first, is not in the bot's list.)
 			// The list always holds the bot, so it alone proves nothing.
 			peertest.StartPlayer(t, srv, "cole")
-			if _, err := sc.WaitEvent(ctx, "mc_player_joined", payloadHas(`{"username":"cole"}`)); err != nil {
+			if _, err := sc.WaitEvent(ctx, "mc_player_joined", payloadHas(`{"username":"cole","untrusted":true}`)); err != nil {
 				t.Fatalf("no mc_player_joined for cole: %v; events: %+v", err, sc.Events())
 			}
 			var players struct {

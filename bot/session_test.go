@@ -23,7 +23,7 @@ func TestPlayEachVersion(t *testing.T) {
 	for _, r := range mcdata.Releases() {
 		proto := int32(r.Protocol)
 		t.Run(mcdata.For(proto).Name(), func(t *testing.T) {
-			rec := fakeserver.NewRecorder()
+			rec := fakeserver.NewRecorder(t)
 			steps := make(chan func(f *fakeServer))
 			port := fakeserver.Start(t, proto, func(f *fakeServer) {
 				f.Login(64)
@@ -161,7 +161,7 @@ func TestPlayEachVersion(t *testing.T) {
 					fakeserver.NBTTranslate(w, "death.attack.mob", "Theo", "Zombie")
 				})
 			})
-			if got := jsonOf(rec.Wait(t, "mc_death")); got != `{"message":"Theo was slain by Zombie"}` {
+			if got := jsonOf(rec.Wait(t, "mc_death")); got != `{"message":"Theo was slain by Zombie","untrusted":true}` {
 				t.Errorf("mc_death = %s", got)
 			}
 

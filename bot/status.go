@@ -17,9 +17,12 @@ import (
 type Status struct {
 	Connected bool `json:"connected"`
 	// Dead is true while the bot is dead (State is then "dead").
-	Dead          bool                   `json:"dead,omitempty"`
-	Reason        string                 `json:"reason,omitempty"`
-	NextStep      string                 `json:"next_step,omitempty"`
+	Dead     bool   `json:"dead,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	NextStep string `json:"next_step,omitempty"`
+	// Untrusted is true when Reason quotes the server's own text (the kick
+	// message that ended the last connection), which its operator wrote.
+	Untrusted     bool                   `json:"untrusted,omitempty"`
 	Server        string                 `json:"server,omitempty"` // host:port
 	Version       string                 `json:"version,omitempty"`
 	Position      *Vec3                  `json:"position,omitempty"`
@@ -48,9 +51,12 @@ type Status struct {
 }
 
 // Disconnect is the end of a connection: why, and when (RFC 3339, UTC).
+// Untrusted is true when the reason quotes the server's own text (a kick
+// message), which its operator wrote.
 type Disconnect struct {
-	Reason string `json:"reason"`
-	At     string `json:"at"`
+	Reason    string `json:"reason"`
+	At        string `json:"at"`
+	Untrusted bool   `json:"untrusted,omitempty"`
 }
 
 // Status reports the bot's state for mc_status.
@@ -64,15 +70,15 @@ func (b *Client) Status(task []protocol.RunningCall) Status {
 			NextStep: "call mc_discover_lan to find a world opened to LAN, then mc_join with its port; or ask the player for the port shown in their chat after Open to LAN",
 		}
 		if end != nil {
-			st.Reason = "the bot is not in a world: " + end.Reason
-			st.LastDisconnect = &Disconnect{end.Reason, end.at.UTC().Format(time.RFC3339)}
+			st.Reason, st.Untrusted = "the bot is not in a world: "+end.Reason, end.Untrusted
+			st.LastDisconnect = &Disconnect{end.Reason, end.at.UTC().Format(time.RFC3339), end.Untrusted}
 			if !end.Left {
 				st.NextStep = fmt.Sprintf("to rejoin, call mc_join with host %q and port %d (%s)", end.host, end.port, end.NextStep)
 			}
 		}
 		if b.joining() {
 			st.State = "connecting"
-			st.Reason = "the bot is joining a world"
+			st.Reason, st.Untrusted = "the bot is joining a world", false
 			st.NextStep = "wait for mc_join to answer"
 		}
 		return st

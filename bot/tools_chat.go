@@ -50,6 +50,9 @@ func (b *Client) registerChat(c *protocol.Catalog) {
 			protocol.Str("message", "what to whisper").Req().Len(1, 2048),
 		},
 		Effect: protocol.Write,
+		// reason quotes the server's answer, and a refusal lists the names
+		// of the players online.
+		UntrustedText: true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := b.world()
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/players"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -41,7 +42,7 @@ func newScriptedWorld(t *testing.T, proto int32, setup func(f *fakeServer), answ
 
 func newScriptedWorldWith(t *testing.T, proto int32, opts Options, setup func(f *fakeServer), answer func(f *fakeServer, cmd string)) *scriptedWorld {
 	t.Helper()
-	sw := &scriptedWorld{rec: fakeserver.NewRecorder()}
+	sw := &scriptedWorld{rec: fakeserver.NewRecorder(t)}
 	sw.port = fakeserver.Start(t, proto, func(f *fakeServer) {
 		f.Login(-1)
 		f.Configure()
@@ -332,7 +333,7 @@ func TestChatIsMarkedAndCleaned(t *testing.T) {
 		}
 	})
 	callN(t, w.d, "mc_command", `{"command":"chat"}`)
-	if got := jsonOf(w.rec.Wait(t, "mc_player_chat")); !strings.HasPrefix(got, `{"username":"alex","message":"hi [2Jthere!\tok"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
+	if got := jsonOf(w.rec.Wait(t, "mc_player_chat")); !strings.HasPrefix(got, `{"username":"alex","message":"hi there!\tok"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
 		t.Errorf("mc_player_chat = %s", got)
 	}
 	if got := jsonOf(w.rec.Wait(t, "mc_system_chat")); !strings.HasPrefix(got, `{"message":"Server restarts soon"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
@@ -346,7 +347,8 @@ func TestChatIsMarkedAndCleaned(t *testing.T) {
 }
 
 // TestStatusAfterDisconnect: a kick leaves its reason and time in
-// mc_status with the join that gets back.
+// mc_status with the join that gets back, marked untrusted: the reason
+// quotes the server's message.
 func TestStatusAfterDisconnect(t *testing.T) {
 	w := newScriptedWorld(t, 767, nil, func(f *fakeServer, cmd string) {
 		if cmd == "kickme" {
@@ -359,6 +361,7 @@ func TestStatusAfterDisconnect(t *testing.T) {
 	var st Status
 	_ = json.Unmarshal(callN(t, w.d, "mc_status", "").Result, &st)
 	if st.Connected || st.LastDisconnect == nil || st.LastDisconnect.Reason != "the server disconnected the bot: Server closed" || st.LastDisconnect.At == "" ||
+		!st.Untrusted || !st.LastDisconnect.Untrusted ||
 		!strings.HasPrefix(st.NextStep, `to rejoin, call mc_join with host "127.0.0.1" and port `+strconv.Itoa(w.port)) {
 		t.Errorf("mc_status after a kick: %+v (%+v)", st, st.LastDisconnect)
 	}
@@ -453,37 +456,9 @@ func fakeWorld(t *testing.T, proto int32) int {
 	})
 }
 
-func TestSplitHost(t *testing.T) {
-	for _, tc := range []struct {
-		host     string
-		port     int
-		wantHost string
-		wantPort int
-		err      string
-	}{
-		{"127.0.0.1", 25565, "127.0.0.1", 25565, ""},
-		{"127.0.0.1:25570", 0, "127.0.0.1", 25570, ""},
-		{"127.0.0.1:25570", 25570, "127.0.0.1", 25570, ""},
-		{"127.0.0.1:25570", 25571, "", 0, `host "127.0.0.1:25570" says port 25570 but port says 25571: give the port once, in port`},
-		{"[::1]:25570", 0, "::1", 25570, ""},
-		{"[::1]", 25565, "::1", 25565, ""},
-		{"::1", 25565, "::1", 25565, ""},
-		{"fe80::1%eth0", 25565, "fe80::1%eth0", 25565, ""},
-		{"localhost:x", 25565, "", 0, `the port in host "localhost:x" is not a number from 1 to 65535: give the port Minecraft printed after Open to LAN`},
-		{":25565", 0, "", 0, `host ":25565" names no computer: give a name or IP address, e.g. 127.0.0.1`},
-	} {
-		h, p, err := splitHost(tc.host, tc.port)
-		if tc.err != "" {
-			if err == nil || err.Error() != tc.err {
-				t.Errorf("%q %d: err %v, want %q", tc.host, tc.port, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || h != tc.wantHost || p != tc.wantPort {
-			t.Errorf("%q %d = %q %d %v", tc.host, tc.port, h, p, err)
-		}
-	}
-
+// TestJoinHostAndPort: mc_join reads host and port with lan.SplitHost (its
+// rules are tested in lan); the port refusals end with the recovery sentence.
+func TestJoinHostAndPort(t *testing.T) {
 	c := protocol.NewCatalog()
 	d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
 	RegisterTools(c, d)
@@ -492,6 +467,11 @@ func TestSplitHost(t *testing.T) {
 	}
 	if r := callN(t, d, "mc_join", `{"host":"127.0.0.1:1"}`); r.OK || strings.Contains(r.Error, "missing port") || strings.Contains(r.Error, "[127.0.0.1:1]") {
 		t.Errorf("mc_join with the port in host: %+v", r)
+	}
+	for _, args := range []string{`{}`, `{"port":0}`, `{"port":70000}`, `{"port":"51234"}`, `{"host":"127.0.0.1:x"}`} {
+		if r := callN(t, d, "mc_join", args); r.OK || !strings.HasSuffix(r.Error, " — "+lan.PortRecovery) {
+			t.Errorf("mc_join %s: %+v, want a refusal ending with the recovery sentence", args, r)
+		}
 	}
 }
 

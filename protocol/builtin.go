@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -10,22 +11,22 @@ import (
 func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	c.Add(Tool{
 		Name: "mc_stop",
-		Description: "Stops whatever the bot is doing right now: every running tool call and background task is cancelled and answers with an error saying it was stopped. " +
-			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled.",
+		Description: "Stops whatever the bot is doing right now: every running tool call and background task is cancelled, and each call answers with an error saying it was stopped. " +
+			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled, each as it was sent (a number stays a number); a call that finished on its own as the stop arrived, or that something else (mc_leave) had already cancelled, is not listed.",
 		Effect: Write,
 		Handler: func(ctx context.Context, _ Args) (any, error) {
 			// Stop what was admitted before this call, not calls that
 			// arrived after it: "stop" means what you are doing now.
-			var cancelled []string
+			var victims []*inflight
 			if info, ok := ctx.Value(callKey{}).(*callInfo); ok {
-				cancelled = d.StopBefore(info.seq, ErrStopped)
+				victims = d.stopBefore(info.seq, ErrStopped)
 			} else {
-				cancelled = d.Stop("", ErrStopped)
+				victims = d.stop(func(string, *inflight) bool { return true }, ErrStopped)
 			}
 			return struct {
-				Stopped   bool     `json:"stopped"`
-				Cancelled []string `json:"cancelled"`
-			}{true, cancelled}, nil
+				Stopped   bool              `json:"stopped"`
+				Cancelled []json.RawMessage `json:"cancelled"`
+			}{true, interruptedIDs(ctx, victims)}, nil
 		},
 	})
 	c.Add(Tool{

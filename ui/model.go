@@ -373,7 +373,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case discoverMsg:
 		m.worlds.setDiscovery(msg.Found, msg.Reason)
 		for _, w := range msg.Worlds {
-			raw, _ := json.Marshal(w)
+			raw, _ := protocol.Marshal(w)
 			m.worlds.applyEvent("mc_lan_world_found", raw)
 			m.announced[w.addr()] = true
 		}
@@ -571,7 +571,7 @@ func (m *Model) sayFinished(c *call) {
 		Message  string `json:"message"`
 		Username string `json:"username"`
 	}
-	raw, _ := json.Marshal(c.Args)
+	raw, _ := protocol.Marshal(c.Args)
 	if json.Unmarshal(raw, &args) != nil || args.Message == "" {
 		return
 	}
@@ -579,7 +579,7 @@ func (m *Model) sayFinished(c *call) {
 	if c.Tool == "mc_whisper" {
 		said.To = args.Username
 	}
-	payload, _ := json.Marshal(said)
+	payload, _ := protocol.Marshal(said)
 	at := m.now()
 	if !c.Started.IsZero() {
 		at = c.Started.Add(c.Duration)

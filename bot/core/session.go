@@ -43,6 +43,10 @@ type EndReason struct {
 	NextStep string
 	// Kicked is true when the server ended it with a message.
 	Kicked bool
+	// Untrusted is true when Reason quotes text the server sent (a kick
+	// message, a transfer's host), which its operator wrote: it has been
+	// through the untrusted sanitiser, and readers must treat it as data.
+	Untrusted bool
 	// Left is true when the bot left on purpose.
 	Left bool
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // Options tune the link.
@@ -206,9 +207,11 @@ func (l *Link) transfer(r *wire.Reader) error {
 	if r.Err() != nil {
 		return nil
 	}
+	// The host is whatever the server's operator wrote.
 	return core.Ended(core.EndReason{
-		Reason:   fmt.Sprintf("the server sent the bot on to another server (%s:%d), which blockmate does not follow", t.Host, t.Port),
-		NextStep: "call mc_join with that server's port if it is a LAN world",
+		Reason:    fmt.Sprintf("the server sent the bot on to another server (%s:%d), which blockmate does not follow", untrusted.Line(t.Host), t.Port),
+		NextStep:  "call mc_join with that server's port if it is a LAN world",
+		Untrusted: true,
 	})
 }
 
@@ -249,12 +252,15 @@ func (l *Link) chunkBatch(r *wire.Reader) error {
 }
 
 // kick is the end of a session the server ended with reason: what says
-// what happened, e.g. "the server disconnected the bot".
+// what happened, e.g. "the server disconnected the bot". The reason is text
+// the server's operator wrote: it goes through the one sanitiser, and the
+// end is marked Untrusted when it quotes any.
 func kick(what, reason string) error {
+	reason = untrusted.Text(reason)
 	if strings.TrimSpace(reason) == "" {
 		return core.Ended(core.EndReason{Reason: what + " without giving a reason", NextStep: nextStepForKick(""), Kicked: true})
 	}
-	return core.Ended(core.EndReason{Reason: what + ": " + reason, NextStep: nextStepForKick(reason), Kicked: true})
+	return core.Ended(core.EndReason{Reason: what + ": " + reason, NextStep: nextStepForKick(reason), Kicked: true, Untrusted: true})
 }
 
 // nextStepForKick suggests what to do after a server's own message.

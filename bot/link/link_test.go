@@ -165,24 +165,32 @@ func TestConnectionChoresInEveryState(t *testing.T) {
 }
 
 // TestServerEndsTheSession: a transfer and kicks end the session with
-// their own sentences.
+// their own sentences. What the server wrote (a kick message, a transfer's
+// host) has been through the one sanitiser, and the end says it quotes it
+// (Untrusted); a kick without a message quotes nothing.
 func TestServerEndsTheSession(t *testing.T) {
 	cases := []struct {
-		name       string
-		send       func(f *fakeserver.Server)
-		reason     string
-		nextStep   string
-		wantKicked bool
+		name          string
+		send          func(f *fakeserver.Server)
+		reason        string
+		nextStep      string
+		wantKicked    bool
+		wantUntrusted bool
 	}{
 		{"transfer", func(f *fakeserver.Server) {
-			f.Send(mcdata.ClientboundConfigTransfer, func(w *wire.Writer) { w.String("example.org"); w.VarInt(25566) })
-		}, "the server sent the bot on to another server (example.org:25566), which blockmate does not follow", "call mc_join with that server's port if it is a LAN world", false},
+			f.Send(mcdata.ClientboundConfigTransfer, func(w *wire.Writer) { w.String("example.org\x1b[2J\u202e"); w.VarInt(25566) })
+		}, "the server sent the bot on to another server (example.org:25566), which blockmate does not follow", "call mc_join with that server's port if it is a LAN world", false, true},
 		{"kick without a reason", func(f *fakeserver.Server) {
 			f.Send(mcdata.ClientboundConfigDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "") })
-		}, "the server disconnected the bot without giving a reason", "call mc_join again if the world is still open; tell the player what the server said", true},
+		}, "the server disconnected the bot without giving a reason", "call mc_join again if the world is still open; tell the player what the server said", true, false},
+		{"kick with only invisible characters", func(f *fakeserver.Server) {
+			f.Send(mcdata.ClientboundConfigDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "\u200b\x1b[0m\u202e") })
+		}, "the server disconnected the bot without giving a reason", "call mc_join again if the world is still open; tell the player what the server said", true, false},
 		{"banned", func(f *fakeserver.Server) {
-			f.Send(mcdata.ClientboundConfigDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "You are banned from this server") })
-		}, "the server disconnected the bot: You are banned from this server", "ask the world's owner to let the bot in, then call mc_join again", true},
+			f.Send(mcdata.ClientboundConfigDisconnect, func(w *wire.Writer) {
+				fakeserver.NBTString(w, "\x1b]0;title\x07You are \u202ebanned\u200f from this server")
+			})
+		}, "the server disconnected the bot: You are banned from this server", "ask the world's owner to let the bot in, then call mc_join again", true, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -192,7 +200,7 @@ func TestServerEndsTheSession(t *testing.T) {
 				c.send(f)
 				f.Next()
 			})
-			if end := ended(t, s); end.Reason != c.reason || end.NextStep != c.nextStep || end.Kicked != c.wantKicked {
+			if end := ended(t, s); end.Reason != c.reason || end.NextStep != c.nextStep || end.Kicked != c.wantKicked || end.Untrusted != c.wantUntrusted {
 				t.Errorf("end = %+v", end)
 			}
 		})

@@ -10,9 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"unsafe"
 
@@ -227,14 +225,6 @@ func BenchmarkPlanVsMineflayer(b *testing.B) {
 }
 
 var debugPrice = os.Getenv("PATH_DEBUG_PRICE") != ""
-
-// cpuTime is the process's CPU time so far (user and system): on a busy
-// machine it measures the work better than the wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // scratchBytes is the memory one search's scratch space holds at its end:
 // the nodes, the open heap, the position tables and the section cache.

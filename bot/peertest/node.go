@@ -23,6 +23,10 @@ func NodeBinary(t testing.TB) string {
 	return nodeIn(PeersDir(t))
 }
 
+// NodeIn is nodeIn for programs that are not tests (testdata/bench): the
+// Node.js the peers in dir run on.
+func NodeIn(dir string) string { return nodeIn(dir) }
+
 func missingPeers(t testing.TB, why string) {
 	t.Helper()
 	if InCI() {

@@ -20,9 +20,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -62,7 +62,7 @@ func NodeModules(t testing.TB) string {
 	dir := filepath.Join(PeersDir(t), "node_modules")
 	missing := ""
 	if _, err := exec.LookPath(nodeIn(PeersDir(t))); err != nil {
-		missing = "node is not on PATH (install Node.js 22 or newer), then run `" + InstallCommand + "`"
+		missing = "neither the pinned Node (testdata/peers/node_modules/node) nor a node on PATH is there: install Node.js and npm (any version that runs npm), then run `" + InstallCommand + "`, which brings the Node 22 the peers need"
 	} else {
 		for _, pkg := range []string{"flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data"} {
 			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
@@ -81,12 +81,17 @@ func NodeModules(t testing.TB) string {
 }
 
 // nodeIn returns the Node.js the peers in dir (testdata/peers) run on:
-// the Node 22 that `npm ci` installs there (minecraft-protocol 1.68.0 and
-// mineflayer 4.39.0 declare node >= 22), else the node on PATH. It is the
-// one rule; NodeBinary is its form for tests.
+// the Node 22 that `npm ci` installs there from the "node" package
+// (minecraft-protocol 1.68.0 and mineflayer 4.39.0 declare node >= 22),
+// else the node on PATH. It is the one rule; NodeBinary is its form for
+// tests and NodeIn for programs. Windows has no executable bit, and the
+// package puts node.exe where Unix has bin/node.
 func nodeIn(dir string) string {
 	pinned := filepath.Join(dir, "node_modules", "node", "bin", "node")
-	if st, err := os.Stat(pinned); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+	if runtime.GOOS == "windows" {
+		pinned = filepath.Join(dir, "node_modules", "node", "bin", "node.exe")
+	}
+	if st, err := os.Stat(pinned); err == nil && !st.IsDir() && (runtime.GOOS == "windows" || st.Mode()&0o111 != 0) {
 		return pinned
 	}
 	return "node"
@@ -197,7 +202,7 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 	}
 	cmd := exec.Command(nodeIn(dir), script, string(cfg))
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	log := &logBuffer{}
 	cmd.Stdout = log
 	cmd.Stderr = log
@@ -282,16 +287,16 @@ func (p *Peer) Stop() {
 		select {
 		case <-p.done:
 		case <-time.After(2 * time.Second):
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			signalGroup(pgid, false)
 			select {
 			case <-p.done:
 			case <-time.After(3 * time.Second):
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				signalGroup(pgid, true)
 				<-p.done
 			}
 		}
 		// Children the peer may have started share its group.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		signalGroup(pgid, true)
 	})
 }
 

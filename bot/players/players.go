@@ -14,6 +14,7 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // RosterWindow is how long after the bot's first position sync the first
@@ -91,7 +92,9 @@ func (p *Players) info(r *wire.Reader) error {
 			pl = &Player{UUID: e.UUID}
 		}
 		if u.Has(codec.ActionAddPlayer) {
-			pl.Name = e.Name
+			// A name is chosen by its player (and any string, on a server
+			// that does not check): one line through the one sanitiser.
+			pl.Name = untrusted.Line(e.Name)
 		}
 		if u.Has(codec.ActionGameMode) {
 			pl.HasGameMode, pl.GameMode = true, e.GameMode
@@ -110,12 +113,18 @@ func (p *Players) info(r *wire.Reader) error {
 	p.mu.Unlock()
 	if spawned && !roster {
 		for _, name := range joined {
-			p.s.Emit("mc_player_joined", name, struct {
-				Username string `json:"username"`
-			}{name})
+			p.s.Emit("mc_player_joined", name, presence{name, true})
 		}
 	}
 	return nil
+}
+
+// presence is the payload of mc_player_joined and mc_player_left. Untrusted
+// marks, in the payload itself, that the name is one a player chose, for a
+// reader that sees the payload without the event catalog.
+type presence struct {
+	Username  string `json:"username"`
+	Untrusted bool   `json:"untrusted"`
 }
 
 func (p *Players) remove(r *wire.Reader) error {
@@ -137,9 +146,7 @@ func (p *Players) remove(r *wire.Reader) error {
 	p.mu.Unlock()
 	if _, spawned := p.s.SpawnedAt(); spawned {
 		for _, name := range gone {
-			p.s.Emit("mc_player_left", name, struct {
-				Username string `json:"username"`
-			}{name})
+			p.s.Emit("mc_player_left", name, presence{name, true})
 		}
 	}
 	return nil

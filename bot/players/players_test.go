@@ -47,7 +47,7 @@ func add(names ...string) []byte {
 // announced; the bot is in the list once, as itself.
 func TestRoster(t *testing.T) {
 	clock := core.NewManualClock(time.Unix(1000, 0))
-	rec := fakeserver.NewRecorder()
+	rec := fakeserver.NewRecorder(t)
 	s, p := offline(t, clock, rec)
 	s.MarkSpawned()
 	clock.Advance(RosterWindow)
@@ -60,7 +60,7 @@ func TestRoster(t *testing.T) {
 	if err := s.Route(mcdata.ClientboundPlayPlayerInfo, add("Zed")); err != nil {
 		t.Fatal(err)
 	}
-	if got := fakeserver.JSON(rec.Wait(t, "mc_player_joined")); got != `{"username":"Zed"}` {
+	if got := fakeserver.JSON(rec.Wait(t, "mc_player_joined")); got != `{"username":"Zed","untrusted":true}` {
 		t.Errorf("mc_player_joined = %s", got)
 	}
 	var w wire.Writer
@@ -69,7 +69,7 @@ func TestRoster(t *testing.T) {
 	if err := s.Route(mcdata.ClientboundPlayPlayerRemove, w.Bytes()); err != nil {
 		t.Fatal(err)
 	}
-	if got := fakeserver.JSON(rec.Wait(t, "mc_player_left")); got != `{"username":"Steve"}` {
+	if got := fakeserver.JSON(rec.Wait(t, "mc_player_left")); got != `{"username":"Steve","untrusted":true}` {
 		t.Errorf("mc_player_left = %s", got)
 	}
 	if got := strings.Join(p.Names(), ","); got != "alex,Theo,Zed" {
@@ -86,11 +86,41 @@ func TestRoster(t *testing.T) {
 	}
 }
 
+// TestNamesAreCleaned: a name is whatever the server sends (vanilla checks
+// it, a modded or hostile server need not): it goes through the one
+// sanitiser, to one line, before it is listed or announced, and the events
+// say it is untrusted.
+func TestNamesAreCleaned(t *testing.T) {
+	clock := core.NewManualClock(time.Unix(1000, 0))
+	rec := fakeserver.NewRecorder(t)
+	s, p := offline(t, clock, rec)
+	s.MarkSpawned()
+	clock.Advance(RosterWindow + time.Millisecond)
+	if err := s.Route(mcdata.ClientboundPlayPlayerInfo, add("\x1b]0;owned\x07Ev\u202eil\nAdmin\u200b")); err != nil {
+		t.Fatal(err)
+	}
+	if got := fakeserver.JSON(rec.Wait(t, "mc_player_joined")); got != `{"username":"Evil Admin","untrusted":true}` {
+		t.Errorf("mc_player_joined = %s", got)
+	}
+	if got := strings.Join(p.Names(), ","); got != "Evil Admin,Theo" {
+		t.Errorf("names %q", got)
+	}
+	var w wire.Writer
+	w.VarInt(1)
+	w.UUID([16]byte{100})
+	if err := s.Route(mcdata.ClientboundPlayPlayerRemove, w.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if got := fakeserver.JSON(rec.Wait(t, "mc_player_left")); got != `{"username":"Evil Admin","untrusted":true}` {
+		t.Errorf("mc_player_left = %s", got)
+	}
+}
+
 // TestLateFirstListIsAJoin: a first list after the roster window (a server
 // that sends no roster) is a join and is announced.
 func TestLateFirstListIsAJoin(t *testing.T) {
 	clock := core.NewManualClock(time.Unix(1000, 0))
-	rec := fakeserver.NewRecorder()
+	rec := fakeserver.NewRecorder(t)
 	s, p := offline(t, clock, rec)
 	s.MarkSpawned()
 	clock.Advance(RosterWindow + time.Millisecond)

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // MaxAir is a player's full air supply, in ticks; it is also the value
@@ -292,7 +294,7 @@ func (f *Self) health(r *wire.Reader) error {
 		fn()
 	}
 	if died {
-		f.emitDeath(f.s.Username() + " died")
+		f.emitDeath(f.s.Username()+" died", false)
 	}
 	return nil
 }
@@ -307,10 +309,15 @@ func (f *Self) dieLocked() bool {
 	return true
 }
 
-func (f *Self) emitDeath(message string) {
+// emitDeath sends mc_death. quoted says the message is the server's death
+// message, which can quote what players wrote (a killer's name, a renamed
+// weapon): the caller has cleaned it, and it is marked untrusted, unlike
+// one the bot made up.
+func (f *Self) emitDeath(message string, quoted bool) {
 	f.s.Emit("mc_death", "", struct {
-		Message string `json:"message"`
-	}{message})
+		Message   string `json:"message"`
+		Untrusted bool   `json:"untrusted,omitempty"`
+	}{message, quoted})
 }
 
 func (f *Self) combatDeath(r *wire.Reader) error {
@@ -325,11 +332,11 @@ func (f *Self) combatDeath(r *wire.Reader) error {
 		return nil
 	}
 	f.changed.Broadcast()
-	msg := chat.Plain(d.Message)
-	if msg == "" {
-		msg = f.s.Username() + " died"
+	if msg := untrusted.Text(chat.Plain(d.Message)); strings.TrimSpace(msg) != "" {
+		f.emitDeath(msg, true)
+	} else {
+		f.emitDeath(f.s.Username()+" died", false)
 	}
-	f.emitDeath(msg)
 	return nil
 }
 

@@ -37,7 +37,7 @@ type harness struct {
 // are recorded by kind.
 func offline(t *testing.T, proto int32) *harness {
 	a, b := net.Pipe()
-	h := &harness{t: t, clock: core.NewManualClock(time.Unix(1_700_000_000, 0)), rec: fakeserver.NewRecorder(), got: make(chan struct{}, 1),
+	h := &harness{t: t, clock: core.NewManualClock(time.Unix(1_700_000_000, 0)), rec: fakeserver.NewRecorder(t), got: make(chan struct{}, 1),
 		srv: &fakeserver.Server{T: t, Proto: proto, Table: mcdata.For(proto)}}
 	go func() {
 		br := bufio.NewReader(b)
@@ -195,6 +195,33 @@ func TestSpawnAndPosition(t *testing.T) {
 		if err := h.s.Route(mcdata.ClientboundPlayPosition, b); !errors.Is(err, core.ErrDecode) {
 			t.Errorf("%d: a NaN position: %v", proto, err)
 		}
+	}
+}
+
+// TestDeathMessageIsCleanedAndMarked: the server's death message can quote
+// what players wrote (a killer's name, a renamed weapon): it goes through
+// the one sanitiser and mc_death marks it untrusted. The "Theo died" the
+// bot makes up when health alone tells the death quotes no one.
+func TestDeathMessageIsCleanedAndMarked(t *testing.T) {
+	h := offline(t, 768)
+	h.login()
+	h.position(1, 0.5, 70, 0.5, 0)
+	h.waitSent(2)
+	h.route(mcdata.ClientboundPlayDeathCombatEvent, func(w *wire.Writer) {
+		w.VarInt(42)
+		fakeserver.NBTTranslate(w, "death.attack.player", "Theo", "\x1b[2JEv\u202eil\u2066")
+	})
+	if got := fakeserver.JSON(h.rec.Wait(t, "mc_death")); got != `{"message":"Theo was slain by Evil","untrusted":true}` {
+		t.Errorf("mc_death = %s", got)
+	}
+
+	h = offline(t, 768)
+	h.login()
+	h.position(1, 0.5, 70, 0.5, 0)
+	h.waitSent(2)
+	h.health(0, 20)
+	if got := fakeserver.JSON(h.rec.Wait(t, "mc_death")); got != `{"message":"Theo died"}` {
+		t.Errorf("mc_death from health alone = %s", got)
 	}
 }
 

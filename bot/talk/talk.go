@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"regexp"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // LogSize is how many chat lines the log keeps.
@@ -207,9 +207,11 @@ func (t *Talk) add(from, text, kind string, segs []chat.Segment) {
 	if kind == "own" || whisperSent {
 		kind = "system"
 	}
-	from, text = Clean(from), Clean(text)
+	// Names and messages are text other players wrote: the one sanitiser
+	// cleans them (a name to one line) before anything logs or sends them.
+	from, text = untrusted.Line(from), untrusted.Text(text)
 	for i := range segs {
-		segs[i].Text = Clean(segs[i].Text)
+		segs[i].Text = untrusted.Text(segs[i].Text)
 	}
 	line := Line{From: from, Text: text, At: t.s.Now(), Kind: kind, Segments: segs, WhisperSent: whisperSent}
 	if kind == "system" {
@@ -404,33 +406,4 @@ func (t *Talk) replies(ctx context.Context, since int, wait ReplyWait, untilWhis
 			return lines
 		}
 	}
-}
-
-// Clean removes from chat text what could act on a terminal or reorder
-// text for a reader: C0 and C1 control characters other than newline and
-// tab (ESC starts terminal sequences) and the bidirectional overrides and
-// isolates (U+202A-U+202E, U+2066-U+2069). Everything else is kept as the
-// server sent it.
-func Clean(s string) string {
-	if strings.IndexFunc(s, unsafeRune) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if unsafeRune(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-func unsafeRune(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20 || (r >= 0x7f && r < 0xa0):
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }

@@ -125,7 +125,7 @@ func playerChat(signed bool, body string, chatType int32, sender string) []byte 
 // bot's own lines are logged but not announced; terminal controls are
 // removed.
 func TestChatIn(t *testing.T) {
-	rec := fakeserver.NewRecorder()
+	rec := fakeserver.NewRecorder(t)
 	s, tk, _ := offline(t, 769, rec)
 	for _, p := range []struct {
 		kind    mcdata.Packet
@@ -141,7 +141,7 @@ func TestChatIn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := fakeserver.JSON(rec.Wait(t, "mc_whisper")); !strings.HasPrefix(got, `{"username":"alex","message":"psst[2J"`) || !strings.HasSuffix(got, `"untrusted":true}`) {
+	if got := fakeserver.JSON(rec.Wait(t, "mc_whisper")); !strings.HasPrefix(got, `{"username":"alex","message":"psst"`) || !strings.HasSuffix(got, `"untrusted":true}`) {
 		t.Errorf("mc_whisper = %s", got)
 	}
 	if n := rec.Count("mc_player_chat"); n != 2 {
@@ -152,7 +152,7 @@ func TestChatIn(t *testing.T) {
 	for _, l := range lines {
 		got = append(got, l.Kind+":"+l.From+":"+l.Text)
 	}
-	want := "chat:alex:follow me|whisper:alex:psst[2J|chat:Theo:my own words|chat:bob:hi|system::Server restarts soon"
+	want := "chat:alex:follow me|whisper:alex:psst|chat:Theo:my own words|chat:bob:hi|system::Server restarts soon"
 	if strings.Join(got, "|") != want {
 		t.Errorf("log %q, want %q", strings.Join(got, "|"), want)
 	}
@@ -164,7 +164,7 @@ func TestChatIn(t *testing.T) {
 // TestSignedChatIsAcknowledged: every 64 signed messages the bot sends one
 // acknowledgement of 64.
 func TestSignedChatIsAcknowledged(t *testing.T) {
-	s, _, out := offline(t, 768, fakeserver.NewRecorder())
+	s, _, out := offline(t, 768, fakeserver.NewRecorder(t))
 	for i := 0; i < 64; i++ {
 		if err := s.Route(mcdata.ClientboundPlayPlayerChat, playerChat(true, "hi", 0, "alex")); err != nil {
 			t.Fatal(err)
@@ -180,7 +180,7 @@ func TestSignedChatIsAcknowledged(t *testing.T) {
 // TestSayIsOneBatch: the parts of one message go out in order, with
 // timestamps that never go back.
 func TestSayIsOneBatch(t *testing.T) {
-	_, tk, out := offline(t, 767, fakeserver.NewRecorder())
+	_, tk, out := offline(t, 767, fakeserver.NewRecorder(t))
 	if err := tk.Say([]string{"one", "two", "three"}); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestSayIsOneBatch(t *testing.T) {
 // ends at Max lines, or at once for a confirmed whisper, without waiting
 // out its timers (they are long here on purpose).
 func TestCommandReplies(t *testing.T) {
-	s, tk, out := offline(t, 769, fakeserver.NewRecorder())
+	s, tk, out := offline(t, 769, fakeserver.NewRecorder(t))
 	long := ReplyWait{First: time.Minute, Quiet: time.Minute, Total: time.Minute, Max: 2}
 	routed := make(chan struct{})
 	go func() {

@@ -41,3 +41,13 @@ func (ns *NS) IP(t testing.TB, args ...string) { t.Fatal("network namespaces exi
 
 // ForwardTCP fails the test.
 func (ns *NS) ForwardTCP(t testing.TB, port int) { t.Fatal("network namespaces exist only on Linux") }
+
+// ForwardTCPFrom fails the test.
+func (ns *NS) ForwardTCPFrom(t testing.TB, ip string, port int) {
+	t.Fatal("network namespaces exist only on Linux")
+}
+
+// Link fails the test.
+func (ns *NS) Link(t testing.TB, ifname, addr string, other *NS, otherIfname, otherAddr string) {
+	t.Fatal("network namespaces exist only on Linux")
+}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/protocol"
 )
 
 // Server is one scripted connection.
@@ -353,11 +354,15 @@ func (f *Server) ListPlayers(names ...string) {
 	})
 }
 
-// Recorder collects emitted events.
+// Recorder collects emitted events, and checks each payload against the
+// catalog entry that documents it (protocol.CheckEventPayload): a payload
+// the catalog does not describe fails the test that recorded it.
 type Recorder struct {
 	mu     sync.Mutex
 	events []Event
 	ch     chan struct{}
+	// undocumented lists payloads that do not match their catalog entry.
+	undocumented []string
 }
 
 // Event is one recorded event.
@@ -367,12 +372,33 @@ type Event struct {
 	Payload any
 }
 
-// NewRecorder returns an empty recorder.
-func NewRecorder() *Recorder { return &Recorder{ch: make(chan struct{}, 1)} }
+// NewRecorder returns an empty recorder. When t ends, it fails t for every
+// recorded payload that does not match its catalog entry. Make the recorder
+// before the session that emits into it: cleanups run last first, so the
+// check then sees everything the session emitted up to its leaving.
+func NewRecorder(t testing.TB) *Recorder {
+	r := &Recorder{ch: make(chan struct{}, 1)}
+	t.Cleanup(func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for _, u := range r.undocumented {
+			t.Errorf("undocumented event payload: %s", u)
+		}
+	})
+	return r
+}
 
-// Emit records an event; it has the signature of an emitter.
+// Emit records an event; it has the signature of an emitter. The payload is
+// encoded as the sidecar would write it and checked against the catalog.
 func (r *Recorder) Emit(name, subKey string, payload any) {
+	raw, err := protocol.Marshal(payload)
+	if err == nil {
+		err = protocol.CheckEventPayload(name, raw)
+	}
 	r.mu.Lock()
+	if err != nil {
+		r.undocumented = append(r.undocumented, err.Error()+": "+string(raw))
+	}
 	r.events = append(r.events, Event{name, subKey, payload})
 	r.mu.Unlock()
 	select {
