@@ -153,8 +153,8 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("blockmate sidecar", flag.ContinueOnError)
 	var c common
 	c.register(fs)
-	maxLine := fs.Int("max-line", protocol.DefaultMaxLine, "longest request line accepted, in bytes; longer lines are logged and skipped")
-	drain := fs.Duration("drain", 10*time.Second, "when stdin ends, how long calls in flight may finish before they are cancelled")
+	maxLine := fs.Int("max-line", protocol.DefaultMaxLine, fmt.Sprintf("longest request line accepted, in bytes, from %d to %d; longer lines are logged and skipped", protocol.MinMaxLine, protocol.MaxMaxLine))
+	drain := fs.Duration("drain", protocol.DefaultDrain, "when stdin ends, how long calls in flight may finish before they are cancelled, from 0s (cancel them at once) to "+fmtDuration(protocol.MaxDrain))
 	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and push mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
 	watchSocket := fs.String("watch-socket", "", watchSocketHelp)
 	fs.Usage = func() {
@@ -164,6 +164,13 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Help goes to stderr here: stdout is the protocol's even for --help.
 	if done, code := parse(fs, args, &c, stderr, stderr); done {
 		return code
+	}
+	if err := checkSidecarFlags(*maxLine, *drain); err != nil {
+		fmt.Fprintln(stderr, "blockmate sidecar:", err)
+		return 2
+	}
+	if *drain == 0 {
+		*drain = protocol.NoDrain
 	}
 	log, closeLog, err := c.logger(stderr)
 	if err != nil {
@@ -201,6 +208,31 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// checkSidecarFlags refuses a flag value outside its range, naming the
+// range, rather than running with a limit that makes no sense (a negative
+// line length, a negative drain).
+func checkSidecarFlags(maxLine int, drain time.Duration) error {
+	if maxLine < protocol.MinMaxLine || maxLine > protocol.MaxMaxLine {
+		return fmt.Errorf("--max-line must be from %d to %d bytes (1 KiB to 64 MiB; the default is %d); got %d", protocol.MinMaxLine, protocol.MaxMaxLine, protocol.DefaultMaxLine, maxLine)
+	}
+	if drain < 0 || drain > protocol.MaxDrain {
+		return fmt.Errorf("--drain must be from 0s (cancel calls in flight as soon as stdin ends) to %s (the default is %s); got %s", fmtDuration(protocol.MaxDrain), fmtDuration(protocol.DefaultDrain), drain)
+	}
+	return nil
+}
+
+// fmtDuration writes 1h0m0s as 1h and 10s as 10s.
+func fmtDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
 // watchLANWorlds runs LAN discovery in the background, emitting
 // mc_lan_world_found / mc_lan_world_lost on bus, until the returned stop
 // func is called (it waits for the watcher to end).
@@ -233,6 +265,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // descriptions keep "&", "<" and ">" as written
 	if err := enc.Encode(out); err != nil {
 		fmt.Fprintln(stderr, "blockmate:", err)
 		return 1

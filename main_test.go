@@ -484,3 +484,34 @@ func TestFlagErrorsGoToStderr(t *testing.T) {
 		}
 	}
 }
+
+// Flag values outside their range are refused with the range, and nothing
+// is written to stdout (the protocol's).
+func TestSidecarFlagsOutOfRangeAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-line", "-5"}, "--max-line must be from 1024 to 67108864 bytes (1 KiB to 64 MiB; the default is 1048576); got -5"},
+		{[]string{"--max-line", "0"}, "--max-line must be from 1024 to 67108864 bytes"},
+		{[]string{"--max-line", "100000000"}, "got 100000000"},
+		{[]string{"--drain", "-1s"}, "--drain must be from 0s (cancel calls in flight as soon as stdin ends) to 1h (the default is 10s); got -1s"},
+		{[]string{"--drain", "2h"}, "got 2h0m0s"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(append([]string{"sidecar"}, tc.args...), strings.NewReader(""), &out, &errOut)
+		if code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("sidecar %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out.String(), errOut.String(), tc.want)
+		}
+	}
+}
+
+// --drain 0 means calls in flight are cancelled as soon as stdin ends, and
+// each still answers.
+func TestSidecarDrainZeroCancelsAtOnce(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"sidecar", "--drain", "0"}, strings.NewReader(`{"id":1,"tool":"mc_wait","args":{"ms":600000}}`+"\n"), &out, &errOut)
+	if code != 0 || !strings.HasPrefix(out.String(), `{"id":1,"ok":false,"error":"mc_wait was cancelled after `) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}

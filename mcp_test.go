@@ -320,6 +320,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // bad calls, fencing, progress, cancellation and events as log messages.
 func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	dir := peertest.NodeModules(t)
+	node := peertest.NodeBinary(t)
 	catalog := realCatalog(t)
 	bin := sidecartest.Build(t)
 	for _, transport := range []string{"stdio", "http"} {
@@ -334,7 +335,7 @@ func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 				cfg["url"], cfg["token"] = url, token
 			}
 			raw, _ := json.Marshal(cfg)
-			cmd := exec.CommandContext(ctx, "node", filepath.Join(filepath.Dir(dir), "mcp_client.mjs"), string(raw))
+			cmd := exec.CommandContext(ctx, node, filepath.Join(filepath.Dir(dir), "mcp_client.mjs"), string(raw))
 			cmd.Dir = filepath.Dir(dir)
 			var stderr syncBuffer
 			cmd.Stderr = &stderr

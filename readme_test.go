@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,7 +58,17 @@ func eventTable() string {
 		if e.UntrustedText {
 			desc = strings.TrimSuffix(desc, ".") + "."
 		}
-		fmt.Fprintf(&b, "| `%s` | %s — %s | %s |\n", e.Name, "`"+strings.Join(e.Payload, "`, `")+"`", desc, window)
+		if e.Coming {
+			desc = "*Coming: not sent yet.* " + desc
+		}
+		fields := make([]string, len(e.Payload))
+		for i, f := range e.Payload {
+			fields[i] = "`" + f + "`"
+			if slices.Contains(e.Optional, f) {
+				fields[i] += "?"
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s — %s | %s |\n", e.Name, strings.Join(fields, ", "), desc, window)
 	}
 	return b.String()
 }

@@ -7,54 +7,56 @@ import (
 	"log/slog"
 	"net"
 	"regexp"
+	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/lan"
-	"github.com/blockmate/blockmate/protocol"
 )
 
-// Client is the bot: at most one session (one world) at a time, and the
-// state tools read. Its methods are safe from any goroutine.
+// Client is the bot: idle, joining, or in a world (one session at a time),
+// and the state its tools read. Its methods are safe from any goroutine.
 type Client struct {
 	log  *slog.Logger
-	emit emitter
+	emit func(name, subKey string, payload any)
 	opts Options
+	// host is the dispatcher the tools run on, nil for a client used
+	// without one: its running table says which mc_join calls are admitted.
+	host Host
 
-	mu      sync.Mutex
-	sess    *session
-	joining bool
-	// cancelJoin cancels the join in progress (nil when none runs) and
-	// joinDone is closed when that join has returned.
-	cancelJoin context.CancelCauseFunc
-	joinDone   chan struct{}
+	mu sync.Mutex
+	w  *world
+	// join is the join in progress, nil when none runs.
+	join *joinAttempt
 	// lastEnd is how the last session ended, for mc_status.
 	lastEnd *lastEnd
-	// leaveFirst holds the mc_join calls an mc_leave saw admitted (in the
-	// dispatcher's running table) before their handlers had started: each
-	// answers errJoinCancelled when it starts, so a leave sent after a
-	// join always wins. joinEnded is when each mc_join call's handler
-	// returned (by call id), so a leave does not mistake a finished join
-	// that is still in the running table for one yet to start.
-	leaveFirst   map[string]time.Time
-	joinEnded    map[string]time.Time
-	startedJoins map[string]bool
+}
+
+// joinAttempt is one running Join: its context (cancelled by mc_leave,
+// mc_stop or the caller) and done, closed once it has returned.
+type joinAttempt struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	done   chan struct{}
 }
 
 // lastEnd is a session's end as mc_status reports it.
 type lastEnd struct {
-	endReason
-	at         time.Time
-	host       string
-	port       int
-	leftOnPurp bool
+	core.EndReason
+	at   time.Time
+	host string
+	port int
 }
 
 // errJoinCancelled is the cause of a join cancelled by mc_leave.
 var errJoinCancelled = errors.New("the join was cancelled by mc_leave; call mc_join again to join a world")
+
+// joinUnwind bounds how long a new join waits for a cancelled one to
+// finish unwinding (closing its socket) before it starts.
+const joinUnwind = 10 * time.Second
 
 // NewClient returns a client that publishes events through emit (nil
 // drops them).
@@ -65,7 +67,7 @@ func NewClient(log *slog.Logger, emit func(name, subKey string, payload any), op
 	if emit == nil {
 		emit = func(string, string, any) {}
 	}
-	return &Client{log: log, emit: emit, opts: opts.withDefaults()}
+	return &Client{log: log, emit: emit, opts: opts}
 }
 
 // DefaultUsername is the bot's name when the caller gives none. The
@@ -104,31 +106,49 @@ func gameModeName(m int8) string {
 	return "unknown"
 }
 
+// errJoinInProgress is what a second join answers while one connects.
+var errJoinInProgress = errors.New("join_in_progress: another mc_join is still connecting; wait for its answer, or call mc_leave to cancel it, then try again")
+
 // Join pings the server for its version, then logs in as an offline player
 // and returns once the bot has spawned. Only one join runs at a time, and
-// only while the bot is in no world.
+// only while the bot is in no world. A join that finds a cancelled join
+// still unwinding waits for it instead of refusing.
 func (c *Client) Join(ctx context.Context, host string, port int, username string) (JoinResult, error) {
 	c.mu.Lock()
-	switch {
-	case c.joining:
+	for c.join != nil {
+		prev := c.join
+		if prev.ctx.Err() == nil {
+			c.mu.Unlock()
+			return JoinResult{}, errJoinInProgress
+		}
 		c.mu.Unlock()
-		return JoinResult{}, errors.New("join_in_progress: another mc_join is still connecting; wait for its answer, or call mc_leave to cancel it, then try again")
-	case c.sess != nil:
-		s := c.sess
-		c.mu.Unlock()
-		return JoinResult{}, fmt.Errorf("the bot is already in the world at %s as %s; call mc_leave first to join another world, or mc_status to see where it is", net.JoinHostPort(s.host, strconv.Itoa(s.port)), s.username)
+		select {
+		case <-prev.done:
+		case <-ctx.Done():
+			return JoinResult{}, ctx.Err()
+		case <-time.After(joinUnwind):
+			return JoinResult{}, errJoinInProgress
+		}
+		c.mu.Lock()
 	}
-	c.joining = true
-	ctx, cancelJoin := context.WithCancelCause(ctx)
-	c.cancelJoin, c.joinDone = cancelJoin, make(chan struct{})
-	done := c.joinDone
+	if w := c.w; w != nil {
+		c.mu.Unlock()
+		return JoinResult{}, fmt.Errorf("the bot is already in the world at %s as %s; call mc_leave first to join another world, or mc_status to see where it is", net.JoinHostPort(w.host, strconv.Itoa(w.port)), w.s.Username())
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	j := &joinAttempt{ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	c.join = j
 	c.mu.Unlock()
+	// The guard is released before Join returns, so a call sent after
+	// this one's answer never finds it.
 	defer func() {
 		c.mu.Lock()
-		c.joining, c.cancelJoin, c.joinDone = false, nil, nil
+		if c.join == j {
+			c.join = nil
+		}
 		c.mu.Unlock()
-		cancelJoin(nil)
-		close(done)
+		cancel(nil)
+		close(j.done)
 	}()
 	// ctxErr is what a cancelled join answers: mc_leave's sentence, or
 	// the caller's own cancellation (mc_stop).
@@ -150,14 +170,14 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 		return JoinResult{}, errors.New(mcversion.Advice(status.Version, status.Protocol))
 	}
 	name := status.Version
-	if r, ok := mcversion.Lookup(status.Protocol); ok && !contains(r.Names, name) {
+	if r, ok := mcversion.Lookup(status.Protocol); ok && !slices.Contains(r.Names, name) {
 		// Servers may report a name such as "Paper 1.21.4"; show the
 		// game version the protocol belongs to.
 		name = r.Names[len(r.Names)-1]
 	}
-	joinCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	s, err := dial(joinCtx, c.log, host, port, username, int32(status.Protocol), name, c.emit, c.opts)
+	joinCtx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelTimeout()
+	w, err := connect(joinCtx, c.log, c.emit, host, port, username, int32(status.Protocol), name, c.opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return JoinResult{}, ctxErr()
@@ -171,165 +191,121 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	if ctx.Err() != nil {
 		// mc_leave (or mc_stop) came between the spawn and here.
 		c.mu.Unlock()
-		s.leave()
+		w.s.Leave()
 		return JoinResult{}, ctxErr()
 	}
-	c.sess = s
+	c.w = w
 	c.mu.Unlock()
-	go c.watch(s)
+	go c.watch(w)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	st := w.self.Snapshot()
 	return JoinResult{
-		Joined: true, Position: round(s.st.pos), GameMode: gameModeName(s.st.gameMode), Version: s.version,
-		Username: s.username, Server: net.JoinHostPort(host, strconv.Itoa(port)),
+		Joined: true, Position: st.Position.Round(), GameMode: gameModeName(st.GameMode), Version: w.version,
+		Username: w.s.Username(), Server: net.JoinHostPort(host, strconv.Itoa(port)),
 	}, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // watch turns the end of a session into mc_disconnected.
-func (c *Client) watch(s *session) {
-	<-s.done
-	s.mu.Lock()
-	onPurpose := s.leaving
-	s.mu.Unlock()
+func (c *Client) watch(w *world) {
+	end := w.s.End()
 	c.mu.Lock()
-	if c.sess == s {
-		c.sess = nil
+	if c.w == w {
+		c.w = nil
 	}
-	c.lastEnd = &lastEnd{endReason: s.end, at: time.Now(), host: s.host, port: s.port, leftOnPurp: onPurpose}
+	c.lastEnd = &lastEnd{EndReason: end, at: time.Now(), host: w.host, port: w.port}
 	c.mu.Unlock()
 	c.emit("mc_disconnected", "", struct {
-		Reason   string `json:"reason"`
-		NextStep string `json:"next_step"`
-	}{s.end.Reason, s.end.NextStep})
+		Reason    string `json:"reason"`
+		NextStep  string `json:"next_step"`
+		Untrusted bool   `json:"untrusted,omitempty"` // the reason quotes the server's own text (a kick message)
+	}{end.Reason, end.NextStep, end.Untrusted})
 }
 
 // errNotConnected is what every in-world tool says when the bot is in no
 // world.
 var errNotConnected = errors.New("the bot is not in a world; call mc_join with the port first (mc_discover_lan finds it, or ask the player for the port shown in their chat after Open to LAN)")
 
-// errStillJoining is what every in-world tool says while a join runs, so
-// that a caller waits rather than joins again.
+// errStillJoining is what every in-world tool says while a join is
+// admitted or runs, so that a caller waits rather than joins again.
 var errStillJoining = errors.New("the bot is still joining a world; wait for mc_join's answer (or call mc_leave to cancel it)")
 
-// session returns the current session, or errStillJoining or
-// errNotConnected.
-func (c *Client) session() (*session, error) {
+// world returns the world the bot is in, or errStillJoining while an
+// mc_join is admitted or running, or errNotConnected.
+func (c *Client) world() (*world, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sess == nil && c.joining {
+	w, j := c.w, c.join
+	c.mu.Unlock()
+	switch {
+	case w != nil:
+		return w, nil
+	case j != nil && j.ctx.Err() == nil, c.joinAdmitted():
 		return nil, errStillJoining
 	}
-	if c.sess == nil {
-		return nil, errNotConnected
+	return nil, errNotConnected
+}
+
+// joinAdmitted reports whether the dispatcher has admitted an mc_join call
+// that is not cancelled: sent, but perhaps not started yet.
+func (c *Client) joinAdmitted() bool {
+	if c.host == nil {
+		return false
 	}
-	return c.sess, nil
+	for _, r := range c.host.Running() {
+		if r.Tool == "mc_join" && !r.Cancelled {
+			return true
+		}
+	}
+	return false
+}
+
+// joining reports whether a join is admitted or runs.
+func (c *Client) joining() bool {
+	c.mu.Lock()
+	j := c.join
+	c.mu.Unlock()
+	return (j != nil && j.ctx.Err() == nil) || c.joinAdmitted()
 }
 
 // Leave disconnects, or cancels a join in progress. It reports false when
 // the bot was in no world and joining none.
 func (c *Client) Leave() bool {
-	left, _ := c.leave(nil)
+	left, _ := c.leave(context.Background())
 	return left
 }
 
-// startJoinCall claims an mc_join call's start: it reports false when an
-// mc_leave sent after the call was admitted has already cancelled it.
-func (c *Client) startJoinCall(id string) bool {
+// leave is Leave that also says whether it cancelled a join. Called from
+// mc_leave (ctx is then its call's), it first cancels, through the
+// dispatcher, every mc_join call admitted before it, started or not: a
+// leave sent after a join always wins. A cancelled join has returned (and
+// left nothing behind) when leave returns.
+func (c *Client) leave(ctx context.Context) (left, cancelledJoin bool) {
+	var cancelled []string
+	if c.host != nil {
+		cancelled = c.host.CancelBefore(ctx, "mc_join", errJoinCancelled)
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.joinEnded, id)
-	if c.startedJoins == nil {
-		c.startedJoins = map[string]bool{}
+	w, j := c.w, c.join
+	c.mu.Unlock()
+	if j != nil {
+		j.cancel(errJoinCancelled)
+		<-j.done
 	}
-	c.startedJoins[id] = true
-	if _, cancelled := c.leaveFirst[id]; cancelled {
-		delete(c.leaveFirst, id)
-		return false
+	cancelledJoin = j != nil || len(cancelled) > 0
+	if w == nil {
+		c.mu.Lock()
+		w = c.w // a join that spawned just before the cancel
+		c.mu.Unlock()
 	}
-	return true
-}
-
-// endJoinCall records that an mc_join call's handler has returned.
-func (c *Client) endJoinCall(id string) {
+	if w == nil {
+		return cancelledJoin, cancelledJoin
+	}
+	w.s.Leave()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.startedJoins, id)
-	if c.joinEnded == nil {
-		c.joinEnded = map[string]time.Time{}
-	}
-	c.joinEnded[id] = time.Now()
-	if len(c.joinEnded) > 64 {
-		// Old ends matter only while their calls are still listed as
-		// running, a moment after they return.
-		for k, at := range c.joinEnded {
-			if time.Since(at) > time.Minute {
-				delete(c.joinEnded, k)
-			}
-		}
-	}
-}
-
-// leave is Leave that also says whether it cancelled a join. A cancelled
-// join has returned (and left nothing behind) when leave returns. running
-// is the dispatcher's running table, read before leave takes the client's
-// lock: an mc_join listed there whose handler has not started yet is
-// cancelled too (it answers errJoinCancelled when it starts).
-func (c *Client) leave(running []protocol.RunningCall) (left, cancelledJoin bool) {
-	c.mu.Lock()
-	s, cancel, joinDone := c.sess, c.cancelJoin, c.joinDone
-	pending := false
-	admitted := map[string]bool{}
-	for _, r := range running {
-		if r.Tool != "mc_join" {
-			continue
-		}
-		admitted[r.ID] = true
-		if c.startedJoins[r.ID] {
-			continue // its handler runs: cancelled through cancelJoin below
-		}
-		if ended, ok := c.joinEnded[r.ID]; ok && !r.Started.After(ended) {
-			continue // its handler has already returned
-		}
-		if c.leaveFirst == nil {
-			c.leaveFirst = map[string]time.Time{}
-		}
-		c.leaveFirst[r.ID] = r.Started
-		pending = true
-	}
-	if running != nil {
-		// Forget marks for calls no longer admitted.
-		for id := range c.leaveFirst {
-			if !admitted[id] {
-				delete(c.leaveFirst, id)
-			}
-		}
+	if c.w == w {
+		c.w = nil
 	}
 	c.mu.Unlock()
-	if s == nil && cancel != nil {
-		cancel(errJoinCancelled)
-		<-joinDone
-		return true, true
-	}
-	if s == nil {
-		return pending, pending
-	}
-	s.leave()
-	c.mu.Lock()
-	if c.sess == s {
-		c.sess = nil
-	}
-	c.mu.Unlock()
-	return true, pending
+	return true, cancelledJoin
 }
 
 // Close leaves the world, if in one, before blockmate exits.
@@ -340,52 +316,4 @@ func (c *Client) Close(ctx context.Context) {
 	case <-done:
 	case <-ctx.Done():
 	}
-}
-
-// snapshot copies the session's state.
-func (s *session) snapshot() state {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.st
-	st.players = nil
-	st.chat = nil
-	return st
-}
-
-// splitHost accepts a host that carries its port ("127.0.0.1:25570",
-// "[::1]:25570") as well as a bare host or IPv6 address. port is the port
-// argument, 0 when absent. It returns the host without brackets and the
-// one port.
-func splitHost(host string, port int) (string, int, error) {
-	host = strings.TrimSpace(host)
-	h, p, hasPort := host, "", false
-	switch {
-	case strings.HasPrefix(host, "["):
-		if strings.HasSuffix(host, "]") {
-			h = host[1 : len(host)-1]
-			break
-		}
-		var err error
-		if h, p, err = net.SplitHostPort(host); err != nil {
-			return "", 0, fmt.Errorf("host %q is not an address: give a name or IP address, with an IPv6 address in brackets, e.g. [::1]:25565", host)
-		}
-		hasPort = true
-	case strings.Count(host, ":") == 1:
-		h, p, _ = strings.Cut(host, ":")
-		hasPort = true
-	}
-	if h == "" {
-		return "", 0, fmt.Errorf("host %q names no computer: give a name or IP address, e.g. 127.0.0.1", host)
-	}
-	if !hasPort {
-		return h, port, nil
-	}
-	n, err := strconv.Atoi(p)
-	if err != nil || n < 1 || n > 65535 {
-		return "", 0, fmt.Errorf("the port in host %q is not a number from 1 to 65535: give the port Minecraft printed after Open to LAN", host)
-	}
-	if port != 0 && port != n {
-		return "", 0, fmt.Errorf("host %q says port %d but port says %d: give the port once, in port", host, n, port)
-	}
-	return h, n, nil
 }

@@ -11,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/bot/core"
+	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/players"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -21,9 +25,10 @@ import (
 // runs on the server's goroutine and may send anything.
 type scriptedWorld struct {
 	c    *Client
+	w    *world
 	cat  *protocol.Catalog
 	d    *protocol.Dispatcher
-	rec  *recorder
+	rec  *fakeserver.Recorder
 	port int
 
 	mu   sync.Mutex
@@ -32,50 +37,55 @@ type scriptedWorld struct {
 }
 
 func newScriptedWorld(t *testing.T, proto int32, setup func(f *fakeServer), answer func(f *fakeServer, cmd string)) *scriptedWorld {
+	return newScriptedWorldWith(t, proto, Options{}, setup, answer)
+}
+
+func newScriptedWorldWith(t *testing.T, proto int32, opts Options, setup func(f *fakeServer), answer func(f *fakeServer, cmd string)) *scriptedWorld {
 	t.Helper()
-	w := &scriptedWorld{rec: newRecorder()}
-	w.port = startFake(t, proto, func(f *fakeServer) {
-		f.login(-1)
-		f.configure()
-		f.play(42, 0.5, 64, 0.5)
+	sw := &scriptedWorld{rec: fakeserver.NewRecorder(t)}
+	sw.port = fakeserver.Start(t, proto, func(f *fakeServer) {
+		f.Login(-1)
+		f.Configure()
+		f.Play(42, 0.5, 64, 0.5)
 		if setup != nil {
 			setup(f)
 		}
 		for {
-			p, r := f.next()
+			p, r := f.Next()
 			if r == nil {
 				return
 			}
 			switch p {
 			case mcdata.ServerboundPlayChatMessage:
 				msg := r.String(256)
-				w.mu.Lock()
-				w.said = append(w.said, msg)
-				w.mu.Unlock()
+				sw.mu.Lock()
+				sw.said = append(sw.said, msg)
+				sw.mu.Unlock()
 			case mcdata.ServerboundPlayChatCommand:
 				cmd := r.String(32767)
-				w.mu.Lock()
-				w.cmds = append(w.cmds, cmd)
-				w.mu.Unlock()
+				sw.mu.Lock()
+				sw.cmds = append(sw.cmds, cmd)
+				sw.mu.Unlock()
 				if answer != nil {
 					answer(f, cmd)
 				}
 			}
 		}
 	})
-	w.c = NewClient(testLog(), w.rec.emit, Options{})
-	w.cat = protocol.NewCatalog()
-	w.d = protocol.NewDispatcher(w.cat, protocol.NewBus(nil), nil)
-	w.c.register(w.cat, w.d)
-	s, err := dialFake(t, w.port, proto, w.rec, Options{})
+	sw.c = NewClient(testLog(), sw.rec.Emit, opts)
+	sw.cat = protocol.NewCatalog()
+	sw.d = protocol.NewDispatcher(sw.cat, protocol.NewBus(nil), nil)
+	sw.c.register(sw.cat, sw.d)
+	w, err := dialFake(t, sw.port, proto, sw.rec, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.c.mu.Lock()
-	w.c.sess = s
-	w.c.mu.Unlock()
-	go w.c.watch(s)
-	return w
+	sw.w = w
+	sw.c.mu.Lock()
+	sw.c.w = w
+	sw.c.mu.Unlock()
+	go sw.c.watch(w)
+	return sw
 }
 
 var callSeq atomic.Int64
@@ -93,28 +103,6 @@ func callN(t *testing.T, d *protocol.Dispatcher, tool, args string) protocol.Res
 	return d.Call(context.Background(), protocol.Request{ID: id, Tool: tool, Args: raw})
 }
 
-func systemLine(f *fakeServer, text string) {
-	f.send(mcdata.ClientboundPlaySystemChat, func(w *wire.Writer) {
-		nbtString(w, text)
-		w.Bool(false)
-	})
-}
-
-func listPlayers(f *fakeServer, names ...string) {
-	f.send(mcdata.ClientboundPlayPlayerInfo, func(w *wire.Writer) {
-		w.Byte(0x01 | 0x04 | 0x08 | 0x10)
-		w.VarInt(int32(len(names)))
-		for i, name := range names {
-			w.UUID([16]byte{byte(100 + i)})
-			w.String(name)
-			w.VarInt(0)
-			w.VarInt(0)
-			w.Bool(true)
-			w.VarInt(5)
-		}
-	})
-}
-
 // TestCommandReplies: two commands sent together each get their own reply,
 // a reply of many lines comes whole, and a command without a reply says so.
 func TestCommandReplies(t *testing.T) {
@@ -122,13 +110,13 @@ func TestCommandReplies(t *testing.T) {
 		switch cmd {
 		case "time set day":
 			time.Sleep(50 * time.Millisecond)
-			systemLine(f, "Time was changed from 500 to 1000")
+			f.SystemLine("Time was changed from 500 to 1000")
 		case "nosuchcommand":
 			time.Sleep(50 * time.Millisecond)
-			systemLine(f, "Command not found")
+			f.SystemLine("Command not found")
 		case "help":
 			for i := 1; i <= 9; i++ {
-				systemLine(f, "help line "+strconv.Itoa(i))
+				f.SystemLine("help line " + strconv.Itoa(i))
 				time.Sleep(30 * time.Millisecond)
 			}
 		}
@@ -184,32 +172,32 @@ func TestCommandReplies(t *testing.T) {
 // reason; silence is whispered=true with a note.
 func TestWhisperChecks(t *testing.T) {
 	outgoing := func(f *fakeServer, to, text string) {
-		f.send(mcdata.ClientboundPlaySystemChat, func(w *wire.Writer) {
-			nbtTranslate(w, "commands.message.display.outgoing", to, text)
+		f.Send(mcdata.ClientboundPlaySystemChat, func(w *wire.Writer) {
+			fakeserver.NBTTranslate(w, "commands.message.display.outgoing", to, text)
 			w.Bool(false)
 		})
 	}
-	w := newScriptedWorld(t, 768, func(f *fakeServer) { listPlayers(f, "Alex", "Bob", "Carl", "Dan", "Eve", "Fay") }, func(f *fakeServer, cmd string) {
+	w := newScriptedWorld(t, 768, func(f *fakeServer) { f.ListPlayers("Alex", "Bob", "Carl", "Dan", "Eve", "Fay") }, func(f *fakeServer, cmd string) {
 		switch {
 		case strings.HasPrefix(cmd, "msg Alex "):
 			outgoing(f, "Alex", "hi")
 		case strings.HasPrefix(cmd, "msg Bob "):
-			systemLine(f, "Command not found")
+			f.SystemLine("Command not found")
 		case strings.HasPrefix(cmd, "msg Carl "):
-			f.send(mcdata.ClientboundPlayProfilelessChat, func(w *wire.Writer) {
-				nbtString(w, "hi")
+			f.Send(mcdata.ClientboundPlayProfilelessChat, func(w *wire.Writer) {
+				fakeserver.NBTString(w, "hi")
 				w.VarInt(3) // minecraft:msg_command_outgoing
-				nbtString(w, "Theo")
+				fakeserver.NBTString(w, "Theo")
 				w.Bool(true)
-				nbtString(w, "Carl")
+				fakeserver.NBTString(w, "Carl")
 			})
 		case strings.HasPrefix(cmd, "msg Dan "):
-			systemLine(f, "This test server runs no commands: /msg Theo alone")
+			f.SystemLine("This test server runs no commands: /msg Theo alone")
 		case strings.HasPrefix(cmd, "msg Fay "):
 			outgoing(f, "Fay", "are you not online?")
 		}
 	})
-	waitFor(t, func() bool { _, ok := w.c.sess.onlinePlayer("fay"); return ok }, "player list")
+	waitFor(t, func() bool { _, ok := w.w.players.Find("fay"); return ok }, "player list")
 
 	res := callN(t, w.d, "mc_whisper", `{"username":"nobody","message":"hi"}`)
 	if res.OK || res.Error != "nobody is not online; players online: Alex, Bob, Carl, Dan, Eve, Fay, Theo (mc_list_players lists them)" {
@@ -274,7 +262,7 @@ func TestDeadAndOxygen(t *testing.T) {
 	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
 		switch cmd {
 		case "dive":
-			f.send(mcdata.ClientboundPlayEntityMetadata, func(w *wire.Writer) {
+			f.Send(mcdata.ClientboundPlayEntityMetadata, func(w *wire.Writer) {
 				w.VarInt(42)
 				w.Byte(0) // shared flags
 				w.VarInt(0)
@@ -284,21 +272,21 @@ func TestDeadAndOxygen(t *testing.T) {
 				w.VarInt(120)
 				w.Byte(0xff)
 			})
-			f.send(mcdata.ClientboundPlayEntityMetadata, func(w *wire.Writer) {
+			f.Send(mcdata.ClientboundPlayEntityMetadata, func(w *wire.Writer) {
 				w.VarInt(7) // another entity's air is not the bot's
 				w.Byte(1)
 				w.VarInt(1)
 				w.VarInt(3)
 				w.Byte(0xff)
 			})
-			systemLine(f, "dived")
+			f.SystemLine("dived")
 		case "kill Theo":
-			f.send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) {
+			f.Send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) {
 				w.Float32(0)
 				w.VarInt(20)
 				w.Float32(5)
 			})
-			systemLine(f, "Killed Theo")
+			f.SystemLine("Killed Theo")
 		}
 	})
 	type health struct {
@@ -319,7 +307,7 @@ func TestDeadAndOxygen(t *testing.T) {
 	}
 
 	callN(t, w.d, "mc_command", `{"command":"kill Theo"}`)
-	w.rec.wait(t, "mc_death")
+	w.rec.Wait(t, "mc_death")
 	if res := callN(t, w.d, "mc_status", ""); !strings.HasPrefix(string(res.Result), `{"connected":true,"dead":true,"next_step":"the bot is dead: call mc_respawn"`) ||
 		!strings.Contains(string(res.Result), `"state":"dead"`) {
 		t.Errorf("mc_status dead: %s", res.Result)
@@ -340,15 +328,15 @@ func TestDeadAndOxygen(t *testing.T) {
 func TestChatIsMarkedAndCleaned(t *testing.T) {
 	w := newScriptedWorld(t, 768, nil, func(f *fakeServer, cmd string) {
 		if cmd == "chat" {
-			systemLine(f, "<alex> hi \x1b[2Jthere\u202e!\u009b\tok")
-			systemLine(f, "Server restarts soon")
+			f.SystemLine("<alex> hi \x1b[2Jthere\u202e!\u009b\tok")
+			f.SystemLine("Server restarts soon")
 		}
 	})
 	callN(t, w.d, "mc_command", `{"command":"chat"}`)
-	if got := jsonOf(w.rec.wait(t, "mc_player_chat")); !strings.HasPrefix(got, `{"username":"alex","message":"hi [2Jthere!\tok"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
+	if got := jsonOf(w.rec.Wait(t, "mc_player_chat")); !strings.HasPrefix(got, `{"username":"alex","message":"hi there!\tok"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
 		t.Errorf("mc_player_chat = %s", got)
 	}
-	if got := jsonOf(w.rec.wait(t, "mc_system_chat")); !strings.HasPrefix(got, `{"message":"Server restarts soon"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
+	if got := jsonOf(w.rec.Wait(t, "mc_system_chat")); !strings.HasPrefix(got, `{"message":"Server restarts soon"`) || !strings.HasSuffix(got, `,"untrusted":true}`) {
 		t.Errorf("mc_system_chat = %s", got)
 	}
 	res := callN(t, w.d, "mc_read_chat", "")
@@ -359,19 +347,21 @@ func TestChatIsMarkedAndCleaned(t *testing.T) {
 }
 
 // TestStatusAfterDisconnect: a kick leaves its reason and time in
-// mc_status with the join that gets back.
+// mc_status with the join that gets back, marked untrusted: the reason
+// quotes the server's message.
 func TestStatusAfterDisconnect(t *testing.T) {
 	w := newScriptedWorld(t, 767, nil, func(f *fakeServer, cmd string) {
 		if cmd == "kickme" {
-			f.send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { nbtString(w, "Server closed") })
+			f.Send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "Server closed") })
 		}
 	})
 	callN(t, w.d, "mc_command", `{"command":"kickme"}`)
-	w.rec.wait(t, "mc_disconnected")
-	waitFor(t, func() bool { _, err := w.c.session(); return err != nil }, "session end")
+	w.rec.Wait(t, "mc_disconnected")
+	waitFor(t, func() bool { _, err := w.c.world(); return err != nil }, "session end")
 	var st Status
 	_ = json.Unmarshal(callN(t, w.d, "mc_status", "").Result, &st)
 	if st.Connected || st.LastDisconnect == nil || st.LastDisconnect.Reason != "the server disconnected the bot: Server closed" || st.LastDisconnect.At == "" ||
+		!st.Untrusted || !st.LastDisconnect.Untrusted ||
 		!strings.HasPrefix(st.NextStep, `to rejoin, call mc_join with host "127.0.0.1" and port `+strconv.Itoa(w.port)) {
 		t.Errorf("mc_status after a kick: %+v (%+v)", st, st.LastDisconnect)
 	}
@@ -380,30 +370,13 @@ func TestStatusAfterDisconnect(t *testing.T) {
 // TestLeaveCancelsJoin: mc_leave while mc_join is still connecting cancels
 // the join; the bot ends in no world.
 func TestLeaveCancelsJoin(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		// Accept and say nothing, so the join waits on its status ping.
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
-	c := NewClient(testLog(), nil, Options{})
-	cat := protocol.NewCatalog()
-	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
-	c.register(cat, d)
+	port := silentServer(t)
+	c, d := newDispatchedClient(t)
 	joined := make(chan protocol.Response, 1)
 	go func() {
-		joined <- callN(t, d, "mc_join", `{"host":"127.0.0.1","port":`+strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)+`}`)
+		joined <- callN(t, d, "mc_join", `{"host":"127.0.0.1","port":`+strconv.Itoa(port)+`}`)
 	}()
-	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.joining }, "join started")
+	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.join != nil }, "join started")
 	res := callN(t, d, "mc_leave", "")
 	if string(res.Result) != `{"left":true,"note":"the bot was still joining; the join was cancelled, so it is in no world"}` {
 		t.Errorf("mc_leave during a join: %+v %s", res, res.Result)
@@ -416,37 +389,76 @@ func TestLeaveCancelsJoin(t *testing.T) {
 	}
 }
 
-func TestSplitHost(t *testing.T) {
-	for _, tc := range []struct {
-		host     string
-		port     int
-		wantHost string
-		wantPort int
-		err      string
-	}{
-		{"127.0.0.1", 25565, "127.0.0.1", 25565, ""},
-		{"127.0.0.1:25570", 0, "127.0.0.1", 25570, ""},
-		{"127.0.0.1:25570", 25570, "127.0.0.1", 25570, ""},
-		{"127.0.0.1:25570", 25571, "", 0, `host "127.0.0.1:25570" says port 25570 but port says 25571: give the port once, in port`},
-		{"[::1]:25570", 0, "::1", 25570, ""},
-		{"[::1]", 25565, "::1", 25565, ""},
-		{"::1", 25565, "::1", 25565, ""},
-		{"fe80::1%eth0", 25565, "fe80::1%eth0", 25565, ""},
-		{"localhost:x", 25565, "", 0, `the port in host "localhost:x" is not a number from 1 to 65535: give the port Minecraft printed after Open to LAN`},
-		{":25565", 0, "", 0, `host ":25565" names no computer: give a name or IP address, e.g. 127.0.0.1`},
-	} {
-		h, p, err := splitHost(tc.host, tc.port)
-		if tc.err != "" {
-			if err == nil || err.Error() != tc.err {
-				t.Errorf("%q %d: err %v, want %q", tc.host, tc.port, err, tc.err)
+// silentServer accepts connections and says nothing, so a join waits on
+// its status ping until cancelled.
+func silentServer(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
 			}
-			continue
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
 		}
-		if err != nil || h != tc.wantHost || p != tc.wantPort {
-			t.Errorf("%q %d = %q %d %v", tc.host, tc.port, h, p, err)
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func newDispatchedClient(t *testing.T) (*Client, *protocol.Dispatcher) {
+	t.Helper()
+	c := NewClient(testLog(), nil, Options{})
+	cat := protocol.NewCatalog()
+	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
+	protocol.RegisterBuiltins(cat, d)
+	c.register(cat, d)
+	return c, d
+}
+
+func request(t *testing.T, id, tool, args string) protocol.Request {
+	t.Helper()
+	var raw map[string]json.RawMessage
+	if args != "" {
+		if err := json.Unmarshal([]byte(args), &raw); err != nil {
+			t.Fatal(err)
 		}
 	}
+	return protocol.Request{ID: json.RawMessage(`"` + id + `"`), Tool: tool, Args: raw}
+}
 
+// fakeWorld serves one whole mc_join on proto and then keeps the bot,
+// recording what it says, until it leaves.
+func fakeWorld(t *testing.T, proto int32) int {
+	return fakeserver.StartWorld(t, proto, func(f *fakeServer) {
+		f.Login(-1)
+		f.Configure()
+		f.Play(42, 0.5, 64, 0.5)
+		for {
+			if _, r := f.Next(); r == nil {
+				return
+			}
+		}
+	})
+}
+
+// TestJoinHostAndPort: mc_join reads host and port with lan.SplitHost (its
+// rules are tested in lan); the port refusals end with the recovery sentence.
+func TestJoinHostAndPort(t *testing.T) {
 	c := protocol.NewCatalog()
 	d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
 	RegisterTools(c, d)
@@ -455,6 +467,11 @@ func TestSplitHost(t *testing.T) {
 	}
 	if r := callN(t, d, "mc_join", `{"host":"127.0.0.1:1"}`); r.OK || strings.Contains(r.Error, "missing port") || strings.Contains(r.Error, "[127.0.0.1:1]") {
 		t.Errorf("mc_join with the port in host: %+v", r)
+	}
+	for _, args := range []string{`{}`, `{"port":0}`, `{"port":70000}`, `{"port":"51234"}`, `{"host":"127.0.0.1:x"}`} {
+		if r := callN(t, d, "mc_join", args); r.OK || !strings.HasSuffix(r.Error, " — "+lan.PortRecovery) {
+			t.Errorf("mc_join %s: %+v, want a refusal ending with the recovery sentence", args, r)
+		}
 	}
 }
 
@@ -481,7 +498,7 @@ func TestUsernames(t *testing.T) {
 // TestLeaveRightBehindJoin: an mc_leave sent right behind an mc_join wins
 // even when it runs before the join's handler has started: the leave
 // answers left=true with its note, the join answers that it was cancelled
-// without connecting, and the bot ends in no world.
+// without connecting, and the bot ends in no world. Many times over.
 func TestLeaveRightBehindJoin(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -499,59 +516,121 @@ func TestLeaveRightBehindJoin(t *testing.T) {
 			c.Close()
 		}
 	}()
-	c := NewClient(testLog(), nil, Options{})
-	cat := protocol.NewCatalog()
-	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
-	c.register(cat, d)
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	req := func(id, tool, args string) protocol.Request {
-		var raw map[string]json.RawMessage
-		if args != "" {
-			if err := json.Unmarshal([]byte(args), &raw); err != nil {
-				t.Fatal(err)
-			}
+	for round := 0; round < 50; round++ {
+		c, d := newDispatchedClient(t)
+		join := d.Start(context.Background(), request(t, "j", "mc_join", `{"port":`+port+`}`))
+		leave := d.Start(context.Background(), request(t, "lv", "mc_leave", ""))
+		lv := leave()
+		if string(lv.Result) != `{"left":true,"note":"the bot was still joining; the join was cancelled, so it is in no world"}` {
+			t.Fatalf("round %d: mc_leave right behind mc_join: %+v %s", round, lv, lv.Result)
 		}
-		return protocol.Request{ID: json.RawMessage(`"` + id + `"`), Tool: tool, Args: raw}
-	}
-	join := d.Start(context.Background(), req("j", "mc_join", `{"port":`+port+`}`))
-	leave := d.Start(context.Background(), req("lv", "mc_leave", ""))
-	lv := leave()
-	if string(lv.Result) != `{"left":true,"note":"the bot was still joining; the join was cancelled, so it is in no world"}` {
-		t.Errorf("mc_leave right behind mc_join: %+v %s", lv, lv.Result)
-	}
-	if j := join(); j.OK || j.Error != errJoinCancelled.Error() {
-		t.Errorf("the join sent before the leave answered %+v %s", j, j.Result)
-	}
-	if _, err := c.session(); err == nil {
-		t.Error("the bot is in a world after mc_leave")
-	}
-	if n := conns.Load(); n != 0 {
-		t.Errorf("the cancelled join connected %d times", n)
-	}
-	// The mark is used up: the next join with the same id runs (and
-	// fails on the closed connection, not on the leave).
-	if j := d.Call(context.Background(), req("j", "mc_join", `{"port":`+port+`}`)); j.Error == errJoinCancelled.Error() {
-		t.Errorf("a later join was cancelled by the old leave: %+v", j)
+		if j := join(); j.OK || j.Error != errJoinCancelled.Error() {
+			t.Fatalf("round %d: the join sent before the leave answered %+v %s", round, j, j.Result)
+		}
+		if _, err := c.world(); err != errNotConnected {
+			t.Fatalf("round %d: after mc_leave the bot says %v", round, err)
+		}
+		if n := conns.Load(); n != 0 {
+			t.Fatalf("round %d: the cancelled join connected %d times", round, n)
+		}
+		// Nothing is left marked: the next join with the same id runs (and
+		// fails on the closed connection, not on the leave).
+		if j := d.Call(context.Background(), request(t, "j", "mc_join", `{"port":`+port+`}`)); j.Error == errJoinCancelled.Error() {
+			t.Fatalf("round %d: a later join was cancelled by the old leave: %+v", round, j)
+		}
+		conns.Store(0)
 	}
 }
 
-// TestLeaveIgnoresFinishedJoin: a join whose handler has returned but
-// that the running table still lists is not cancelled again; a new call
-// with the same id, admitted after, is.
+// TestLeaveIgnoresFinishedJoin: a join whose handler has returned, but
+// that the running table still lists while its answer is written, is not
+// taken for a join to cancel.
 func TestLeaveIgnoresFinishedJoin(t *testing.T) {
-	c := NewClient(testLog(), nil, Options{})
-	before := time.Now()
-	c.startJoinCall("j")
-	c.endJoinCall("j")
-	if left, _ := c.leave([]protocol.RunningCall{{ID: "j", Tool: "mc_join", Started: before}}); left {
-		t.Error("mc_leave took a finished join for one yet to start")
+	c, d := newDispatchedClient(t)
+	returned, release := make(chan struct{}), make(chan struct{})
+	d.Observe(func(ev protocol.CallEvent) {
+		if ev.Phase == protocol.Finished && ev.Tool == "mc_join" {
+			close(returned)
+			<-release
+		}
+	})
+	done := make(chan protocol.Response, 1)
+	go func() { done <- d.Call(context.Background(), request(t, "j", "mc_join", `{"port":1}`)) }()
+	<-returned
+	if left, cancelled := c.leave(context.Background()); left || cancelled {
+		t.Errorf("mc_leave took a finished join for one to cancel: left=%v cancelled=%v", left, cancelled)
 	}
-	time.Sleep(time.Millisecond)
-	if left, cancelled := c.leave([]protocol.RunningCall{{ID: "j", Tool: "mc_join", Started: time.Now()}}); !left || !cancelled {
-		t.Error("mc_leave missed a join admitted after the last one with its id ended")
+	close(release)
+	if r := <-done; r.OK || r.Error == errJoinCancelled.Error() {
+		t.Errorf("the finished join answered %+v", r)
 	}
-	if c.startJoinCall("j") {
-		t.Error("the marked join started")
+}
+
+// TestCallsRightBehindJoin: calls sent right behind an mc_join, whether
+// they run before its handler starts or while it runs, answer that the bot
+// is still joining (never that it is in no world), mc_status says
+// connecting, and once the join has answered they work. Many times over.
+func TestCallsRightBehindJoin(t *testing.T) {
+	ctx := context.Background()
+	for round := 0; round < 50; round++ {
+		port := strconv.Itoa(fakeWorld(t, 769))
+		c, d := newDispatchedClient(t)
+		join := d.Start(ctx, request(t, "j", "mc_join", `{"port":`+port+`}`))
+		say := d.Start(ctx, request(t, "s", "mc_say", `{"message":"hi"}`))
+		status := d.Start(ctx, request(t, "st", "mc_status", ""))
+		health := d.Start(ctx, request(t, "h", "mc_get_health", ""))
+		if r := say(); r.OK || r.Error != errStillJoining.Error() {
+			t.Fatalf("round %d: mc_say right behind mc_join: %+v", round, r)
+		}
+		if r := status(); !strings.Contains(string(r.Result), `"state":"connecting"`) {
+			t.Fatalf("round %d: mc_status right behind mc_join: %s", round, r.Result)
+		}
+		joined := make(chan protocol.Response, 1)
+		go func() { joined <- join() }()
+		// Now the join runs (or has finished): a call either waits for
+		// it or, once it has answered, works.
+		if r := health(); !r.OK && r.Error != errStillJoining.Error() {
+			t.Fatalf("round %d: mc_get_health while the join runs: %+v", round, r)
+		}
+		if r := <-joined; !r.OK {
+			t.Fatalf("round %d: mc_join: %+v", round, r)
+		}
+		if r := d.Call(ctx, request(t, "s2", "mc_say", `{"message":"hi"}`)); !r.OK {
+			t.Fatalf("round %d: mc_say after the join: %+v", round, r)
+		}
+		c.Leave()
+	}
+}
+
+// TestJoinRightBehindStop: an mc_join sent right behind an mc_stop that
+// cancelled a join still connecting runs normally: it joins, never
+// join_in_progress. The stopped join is caught both before its handler
+// starts and while it connects. Many times over.
+func TestJoinRightBehindStop(t *testing.T) {
+	ctx := context.Background()
+	silent := strconv.Itoa(silentServer(t))
+	for round := 0; round < 50; round++ {
+		world := strconv.Itoa(fakeWorld(t, 768))
+		c, d := newDispatchedClient(t)
+		first := d.Start(ctx, request(t, "j1", "mc_join", `{"port":`+silent+`}`))
+		firstDone := make(chan protocol.Response, 1)
+		go func() { firstDone <- first() }()
+		if round%2 == 1 {
+			waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.join != nil }, "the first join connecting")
+		}
+		stop := d.Start(ctx, request(t, "stop", "mc_stop", ""))
+		second := d.Start(ctx, request(t, "j2", "mc_join", `{"port":`+world+`}`))
+		if r := stop(); string(r.Result) != `{"stopped":true,"cancelled":["j1"]}` {
+			t.Fatalf("round %d: mc_stop: %s", round, r.Result)
+		}
+		if r := second(); !r.OK || !strings.HasPrefix(string(r.Result), `{"joined":true`) {
+			t.Fatalf("round %d: mc_join right behind mc_stop: %+v", round, r)
+		}
+		if r := <-firstDone; r.OK || !strings.Contains(r.Error, "stopped by mc_stop") {
+			t.Fatalf("round %d: the stopped join answered %+v", round, r)
+		}
+		c.Leave()
 	}
 }
 
@@ -559,17 +638,15 @@ func TestLeaveIgnoresFinishedJoin(t *testing.T) {
 // than rosterWindow after the bot's first position sync (flying-squid
 // sends no roster) is a join and is announced.
 func TestLateFirstPlayerListIsAJoin(t *testing.T) {
-	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
+	clock := core.NewManualClock(time.Now())
+	w := newScriptedWorldWith(t, 769, Options{Clock: clock}, nil, func(f *fakeServer, cmd string) {
 		if cmd == "cole comes" {
-			listPlayers(f, "Cole")
+			f.ListPlayers("Cole")
 		}
 	})
-	w.c.sess.mu.Lock()
-	w.c.sess.st.loginAt = time.Now().Add(-3 * rosterWindow)
-	w.c.sess.st.spawnAt = time.Now().Add(-2 * rosterWindow)
-	w.c.sess.mu.Unlock()
+	clock.Advance(2 * players.RosterWindow)
 	callN(t, w.d, "mc_command", `{"command":"cole comes"}`)
-	if got := jsonOf(w.rec.wait(t, "mc_player_joined")); !strings.Contains(got, `"username":"Cole"`) {
+	if got := jsonOf(w.rec.Wait(t, "mc_player_joined")); !strings.Contains(got, `"username":"Cole"`) {
 		t.Errorf("mc_player_joined = %s", got)
 	}
 }
@@ -579,30 +656,78 @@ func TestLateFirstPlayerListIsAJoin(t *testing.T) {
 func TestKickWithoutReason(t *testing.T) {
 	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
 		if cmd == "kickme" {
-			f.send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { nbtString(w, "") })
+			f.Send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "") })
 		}
 	})
 	callN(t, w.d, "mc_command", `{"command":"kickme"}`)
-	got := jsonOf(w.rec.wait(t, "mc_disconnected"))
+	got := jsonOf(w.rec.Wait(t, "mc_disconnected"))
 	if !strings.HasPrefix(got, `{"reason":"the server disconnected the bot without giving a reason","next_step":"call mc_join again`) {
 		t.Errorf("mc_disconnected after a kick without a reason: %s", got)
 	}
 }
 
-// TestToolsWhileJoining: while a join runs, in-world tools say to wait for
-// it, not to join.
+// TestToolsWhileJoining: while a join runs, or is admitted and has not
+// started yet, in-world tools say to wait for it, not to join.
 func TestToolsWhileJoining(t *testing.T) {
-	c := NewClient(testLog(), nil, Options{})
-	cat := protocol.NewCatalog()
-	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
-	c.register(cat, d)
+	c, d := newDispatchedClient(t)
 	if res := callN(t, d, "mc_get_position", ""); res.OK || !strings.Contains(res.Error, errNotConnected.Error()) {
 		t.Errorf("mc_get_position in no world: %+v", res)
 	}
 	c.mu.Lock()
-	c.joining = true
+	c.join = &joinAttempt{ctx: context.Background(), done: make(chan struct{})}
 	c.mu.Unlock()
 	if res := callN(t, d, "mc_get_position", ""); res.OK || !strings.Contains(res.Error, "the bot is still joining a world; wait for mc_join's answer (or call mc_leave to cancel it)") {
 		t.Errorf("mc_get_position while joining: %+v", res)
+	}
+	c.mu.Lock()
+	c.join = nil
+	c.mu.Unlock()
+	admitted := d.Start(context.Background(), request(t, "j", "mc_join", `{"port":1}`))
+	if res := callN(t, d, "mc_get_position", ""); res.OK || res.Error != errStillJoining.Error() {
+		t.Errorf("mc_get_position with an mc_join admitted: %+v", res)
+	}
+	admitted()
+	if res := callN(t, d, "mc_get_position", ""); res.OK || res.Error != errNotConnected.Error() {
+		t.Errorf("mc_get_position after the join failed: %+v", res)
+	}
+}
+
+// TestNothingBeforeTheServerSaidIt: right after a join, before the server
+// has sent health, food or experience, mc_get_health and mc_status leave
+// them out (mc_get_health says why) instead of answering 0.
+func TestNothingBeforeTheServerSaidIt(t *testing.T) {
+	w := newScriptedWorld(t, 768, nil, func(f *fakeServer, cmd string) {
+		if cmd == "feed" {
+			f.Send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) {
+				w.Float32(17)
+				w.VarInt(19)
+				w.Float32(2)
+			})
+			f.Send(mcdata.ClientboundPlayExperience, func(w *wire.Writer) {
+				w.Float32(0.5)
+				w.VarInt(3)
+				w.VarInt(30)
+			})
+			f.SystemLine("fed")
+		}
+	})
+	res := callN(t, w.d, "mc_get_health", "")
+	if string(res.Result) != `{"max_health":20,"oxygen":300,"max_oxygen":300,"dead":false,"note":"`+noHealthYet+`"}` {
+		t.Errorf("mc_get_health before the server sent health: %s", res.Result)
+	}
+	res = callN(t, w.d, "mc_status", "")
+	for _, absent := range []string{`"health"`, `"food"`, `"saturation"`, `"xp_level"`, `"xp_progress"`, `"time_of_day"`, `"latency_ms"`} {
+		if strings.Contains(string(res.Result), absent) {
+			t.Errorf("mc_status reports %s before the server sent it: %s", absent, res.Result)
+		}
+	}
+	callN(t, w.d, "mc_command", `{"command":"feed"}`)
+	res = callN(t, w.d, "mc_get_health", "")
+	if string(res.Result) != `{"health":17,"max_health":20,"food":19,"saturation":2,"xp_level":3,"oxygen":300,"max_oxygen":300,"dead":false}` {
+		t.Errorf("mc_get_health after the server sent health: %s", res.Result)
+	}
+	res = callN(t, w.d, "mc_status", "")
+	if !strings.Contains(string(res.Result), `"health":17,"food":19,`) || !strings.Contains(string(res.Result), `"xp_level":3,"xp_progress":0.5,`) {
+		t.Errorf("mc_status after the server sent health: %s", res.Result)
 	}
 }

@@ -21,6 +21,9 @@ func TestParseAnnouncement(t *testing.T) {
 		{"[AD] 40000 [/AD][MOTD]after[/MOTD]", Announcement{MOTD: "after", Port: 40000}},
 		{"[MOTD]line\none\x07[/MOTD][AD]1[/AD]", Announcement{MOTD: "line one", Port: 1}},
 		{"[MOTD][AD]1[/AD][/MOTD][AD]2[/AD]", Announcement{MOTD: "[AD]1[/AD]", Port: 1}},
+		// Bidi controls reorder what a reader sees; an escape sequence
+		// recolours the console: both go, whole.
+		{"[MOTD]\u202eEduard\u200f \u2066World\u2069 \x1b[31mred\x1b[0m[/MOTD][AD]1[/AD]", Announcement{MOTD: "Eduard World red", Port: 1}},
 	} {
 		got, err := ParseAnnouncement([]byte(tc.in))
 		if err != nil {

@@ -32,8 +32,26 @@ type World struct {
 	Source Source `json:"source"`
 	// PingError is why the status ping failed, when it did.
 	PingError string `json:"ping_error,omitempty"`
+	// Untrusted is always true: the motd is text someone else wrote. It is
+	// in the payload itself for a reader that sees it without the catalog.
+	Untrusted bool `json:"untrusted"`
 
 	from net.IP // the sender's address, to retry a local world there
+}
+
+// newWorld is the world a sighting reports, before its status ping.
+func newWorld(s Sighting) World {
+	return World{Host: s.Host, Port: s.Port, MOTD: s.MOTD, IsLocalMachine: s.IsLocalMachine, Source: s.Source, Untrusted: true, from: s.From}
+}
+
+// WorldLost is mc_lan_world_lost's payload: which world stopped announcing
+// itself.
+type WorldLost struct {
+	Host string `json:"host"`
+	Port int    `json:"port"`
+	MOTD string `json:"motd"`
+	// Untrusted is always true, as in World.
+	Untrusted bool `json:"untrusted"`
 }
 
 // Key identifies a world: host and port.
@@ -54,6 +72,10 @@ type Discovery struct {
 	// why the mDNS browse failed. Discovery still ran on whatever worked.
 	ListenErr, MDNSErr error
 }
+
+// ErrMDNSOff is Discovery.MDNSErr when ListenConfig.NoMDNS turned the
+// browse off on purpose.
+var ErrMDNSOff = errors.New("mDNS browse is turned off")
 
 // maxWorlds bounds how many worlds one discovery (or the watcher) keeps,
 // and pingParallel how many it pings at once, so a stranger announcing
@@ -88,7 +110,8 @@ func (c *collector) add(s Sighting) bool {
 		return false
 	}
 	c.order = append(c.order, k)
-	c.worlds[k] = &World{Host: s.Host, Port: s.Port, MOTD: s.MOTD, IsLocalMachine: s.IsLocalMachine, Source: s.Source, from: s.From}
+	w := newWorld(s)
+	c.worlds[k] = &w
 	return true
 }
 
@@ -127,7 +150,7 @@ func Discover(ctx context.Context, cfg ListenConfig, window time.Duration) Disco
 		}()
 	}
 	if cfg.NoMDNS {
-		d.MDNSErr = errors.New("mDNS browse is turned off")
+		d.MDNSErr = ErrMDNSOff
 	} else {
 		wg.Add(1)
 		go func() {
@@ -168,7 +191,12 @@ func PingAll(ctx context.Context, cfg ListenConfig, worlds []World) []World {
 	return worlds
 }
 
+// pingWorld pings w and records the outcome. The outcome replaces the
+// previous one in full: a ping that answers clears an old ping_error, and
+// one that fails clears the version and counts an earlier ping gave, so a
+// world never shows a fresh error beside stale players, or the reverse.
 func pingWorld(ctx context.Context, cfg ListenConfig, w *World) {
+	w.Version, w.Protocol, w.PlayersOnline, w.PlayersMax, w.Compatible, w.PingError = "", 0, nil, nil, nil, ""
 	ping := func(host string) (st ServerStatus, err error) {
 		pctx, cancel := context.WithTimeout(ctx, discoverPingTimeout)
 		defer cancel()

@@ -110,7 +110,11 @@ func BrowseMDNS(ctx context.Context, cfg ListenConfig, window time.Duration, fou
 	}
 	wg.Wait()
 	if len(errs) == len(ifaces) {
-		return fmt.Errorf("mDNS browse failed on every interface: %w", errors.Join(errs...))
+		msgs := make([]string, len(errs))
+		for i, err := range errs {
+			msgs[i] = err.Error()
+		}
+		return fmt.Errorf("no interface could send the mDNS query (%s)", strings.Join(msgs, "; "))
 	}
 	return nil
 }

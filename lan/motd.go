@@ -3,18 +3,23 @@ package lan
 import (
 	"encoding/json"
 	"strings"
-	"unicode"
+
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // maxMOTD bounds a MOTD after cleaning, in runes. The game shows two short
 // lines; anything longer is someone padding a datagram.
 const maxMOTD = 256
 
-// StripFormatting removes the game's § formatting codes (colour and style:
-// "§a", "§l", "§r", …) and control characters from s, and trims it. The
-// character after a § is always part of the code, whatever it is, which is
-// how the game renders it too.
+// StripFormatting makes a MOTD (or a version name) a server sent fit to
+// show: the one sanitiser, untrusted.Line, removes what could act on a
+// terminal or hide text; then the game's § formatting codes (colour and
+// style: "§a", "§l", "§r", …) go, runs of spaces become one, and the result
+// is trimmed and capped at maxMOTD characters. The character after a § is
+// always part of the code, whatever it is, which is how the game renders it
+// too.
 func StripFormatting(s string) string {
+	s = untrusted.Line(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	skip := false
@@ -24,11 +29,6 @@ func StripFormatting(s string) string {
 			skip = false
 		case r == '§':
 			skip = true
-		case r == '\n' || r == '\t':
-			b.WriteByte(' ')
-		case r == '\uFFFD', unicode.IsControl(r), r == '\u2028', r == '\u2029':
-			// Invalid UTF-8 and control characters would let a MOTD move a
-			// terminal's cursor or split a log line.
 		default:
 			b.WriteRune(r)
 		}

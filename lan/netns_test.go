@@ -5,6 +5,7 @@ package lan
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log"
 	"net"
@@ -312,5 +313,23 @@ func TestBrowseMDNSReturnsWhenStopped(t *testing.T) {
 	}
 	if err != nil {
 		t.Errorf("a cancelled browse is not a failure: %v", err)
+	}
+}
+
+// An address with no route from this computer is a host problem, told apart
+// from a refused port: the namespace has no route to 10.0.0.0/8 at all.
+func TestPingNoRouteIsAHostProblem(t *testing.T) {
+	ns := netnstest.New(t)
+	var err error
+	_ = ns.Do(func() error {
+		_, err = Ping(context.Background(), "10.9.9.9", 25565)
+		return nil
+	})
+	var pe *PingError
+	if !errors.As(err, &pe) || pe.Kind != NoRoute {
+		t.Fatalf("err = %v, want a NoRoute PingError", err)
+	}
+	if !strings.HasPrefix(err.Error(), "10.9.9.9:25565 cannot be reached from this computer (") || !strings.Contains(pingAdvice(err), "on the same network") {
+		t.Errorf("error %q, advice %q", err, pingAdvice(err))
 	}
 }

@@ -66,7 +66,8 @@ type PingError struct {
 type PingErrorKind int
 
 const (
-	// Unreachable: nothing accepted the connection (refused, no route, bad host).
+	// Unreachable: the computer was reached but nothing accepted the
+	// connection on that port (refused): a wrong port, or a closed world.
 	Unreachable PingErrorKind = iota
 	// TimedOut: the server did not answer in time.
 	TimedOut
@@ -74,6 +75,11 @@ const (
 	NotMinecraft
 	// Cancelled: the caller's context ended first.
 	Cancelled
+	// UnknownHost: the host name does not resolve to an address.
+	UnknownHost
+	// NoRoute: the address cannot be reached from this computer (no route
+	// to the host or its network).
+	NoRoute
 )
 
 func (e *PingError) Error() string {
@@ -84,9 +90,35 @@ func (e *PingError) Error() string {
 		return fmt.Sprintf("something answered at %s, but not like a Minecraft: Java Edition server (%v): check the port number", e.Addr, e.Err)
 	case Cancelled:
 		return fmt.Sprintf("the status ping of %s was cancelled before it finished", e.Addr)
+	case UnknownHost:
+		return fmt.Sprintf("no computer is called %q (%v): check the host's spelling, or give its IP address; the player's own computer is 127.0.0.1", e.host(), shortNetErr(e.Err))
+	case NoRoute:
+		return fmt.Sprintf("%s cannot be reached from this computer (%v): check the host's address, and that both computers are on the same network", e.Addr, shortNetErr(e.Err))
 	default:
 		return fmt.Sprintf("nothing answers at %s (%v): check the port from the game's chat line after Open to LAN, and that the world is still open", e.Addr, shortNetErr(e.Err))
 	}
+}
+
+// host is the host part of Addr.
+func (e *PingError) host() string {
+	if h, _, err := net.SplitHostPort(e.Addr); err == nil {
+		return h
+	}
+	return e.Addr
+}
+
+// dialKind classifies a failed dial: a name that does not resolve and an
+// address with no route are host problems, anything else (a refusal) is
+// the port's.
+func dialKind(err error) PingErrorKind {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &dnsErr):
+		return UnknownHost
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return NoRoute
+	}
+	return Unreachable
 }
 
 func (e *PingError) Unwrap() error { return e.Err }
@@ -100,7 +132,10 @@ func shortNetErr(err error) string {
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return "the host name does not resolve"
+		if dnsErr.IsNotFound {
+			return "the name does not resolve"
+		}
+		return "the name could not be looked up: " + dnsErr.Err
 	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Err != nil {
@@ -137,7 +172,7 @@ func Ping(ctx context.Context, host string, port int) (ServerStatus, error) {
 			return &PingError{Addr: addr, Kind: TimedOut, Err: err}
 		}
 		if during == phaseDial {
-			return &PingError{Addr: addr, Kind: Unreachable, Err: err}
+			return &PingError{Addr: addr, Kind: dialKind(err), Err: err}
 		}
 		return &PingError{Addr: addr, Kind: NotMinecraft, Err: err}
 	}

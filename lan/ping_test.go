@@ -245,12 +245,14 @@ func TestDecodeStatusResponse(t *testing.T) {
 
 func TestStripFormatting(t *testing.T) {
 	for in, want := range map[string]string{
-		"§aHello §lWorld§r":       "Hello World",
-		"trailing §":              "trailing",
-		"\x1b[31mred\x1b[0m":      "[31mred[0m",
-		"  two\n  lines  ":        "two lines",
-		"bad \xff utf8":           "bad utf8",
-		strings.Repeat("x", 1000): strings.Repeat("x", maxMOTD),
+		"§aHello §lWorld§r":  "Hello World",
+		"trailing §":         "trailing",
+		"\x1b[31mred\x1b[0m": "red",
+		"  two\n  lines  ":   "two lines",
+		"bad \xff utf8":      "bad \uFFFD utf8",
+		// The bidi controls the issue found kept in MOTDs.
+		"\u202eEduard\u200f - \u2066Survival\u2069": "Eduard - Survival",
+		strings.Repeat("x", 1000):                   strings.Repeat("x", maxMOTD),
 	} {
 		if got := StripFormatting(in); got != want {
 			t.Errorf("StripFormatting(%q) = %q, want %q", in, got, want)

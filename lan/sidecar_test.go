@@ -50,7 +50,11 @@ func TestSidecarDiscoversAnnouncedWorld(t *testing.T) {
 	startAnnouncer(t, ns, FormatAnnouncement("§6Eduard§r - Survival", strconv.Itoa(srv.port())), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{})
-	if !strings.HasPrefix(raw, `{"found":1,"worlds":[{"host":"127.0.0.1","port":`+strconv.Itoa(srv.port())+`,"motd":"Eduard - Survival","is_local_machine":true,"version":"1.21.4"`) {
+	// The verdict and what to do lead; the list follows; every world's motd
+	// is marked as someone else's text.
+	if !strings.HasPrefix(raw, `{"found":1,"next_step":"Exactly one world`) ||
+		!strings.Contains(raw, `"worlds":[{"host":"127.0.0.1","port":`+strconv.Itoa(srv.port())+`,"motd":"Eduard - Survival","is_local_machine":true,"version":"1.21.4"`) ||
+		!strings.HasSuffix(raw, `"source":"announcement","untrusted":true}]}`) {
 		t.Errorf("result = %s", raw)
 	}
 	w := r.Worlds[0]
@@ -67,7 +71,7 @@ func TestSidecarNothingAnnounced(t *testing.T) {
 	ns := netnstest.New(t)
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{"timeout_ms": 500})
-	if !strings.HasPrefix(raw, `{"found":0,"worlds":[],"reason":"no world announced itself on the local network within 0.5 s","next_step":`) {
+	if !strings.HasPrefix(raw, `{"found":0,"reason":"no world announced itself on the local network within 0.5 s","next_step":`) || !strings.HasSuffix(raw, `,"worlds":[]}`) {
 		t.Errorf("result = %s", raw)
 	}
 	for _, want := range []string{"Esc → Open to LAN → Start LAN World", "call mc_discover_lan again", "Local game hosted on port", "mc_join"} {

@@ -70,13 +70,6 @@ func NewWatcher(opts WatchOptions) *Watcher {
 	return &Watcher{opts: opts, worlds: map[string]*watched{}}
 }
 
-// lostPayload is mc_lan_world_lost's payload.
-type lostPayload struct {
-	Host string `json:"host"`
-	Port int    `json:"port"`
-	MOTD string `json:"motd"`
-}
-
 // Worlds lists the worlds known now, this machine's first.
 func (w *Watcher) Worlds() []World {
 	w.mu.Lock()
@@ -173,7 +166,7 @@ func (w *Watcher) seen(ctx context.Context, s Sighting) {
 		if len(w.worlds) >= maxWorlds {
 			return
 		}
-		x = &watched{world: World{Host: s.Host, Port: s.Port, MOTD: s.MOTD, IsLocalMachine: s.IsLocalMachine, Source: s.Source, from: s.From}}
+		x = &watched{world: newWorld(s)}
 		w.worlds[k] = x
 		x.lastSeen = time.Now()
 		w.startPing(ctx, k, x)
@@ -251,7 +244,7 @@ func (w *Watcher) sweep(ctx context.Context, now time.Time) {
 		if now.Sub(x.lastSeen) > stale {
 			delete(w.worlds, k)
 			if w.bus != nil {
-				w.bus.Emit("mc_lan_world_lost", k, lostPayload{Host: x.world.Host, Port: x.world.Port, MOTD: x.world.MOTD})
+				w.bus.Emit("mc_lan_world_lost", k, WorldLost{Host: x.world.Host, Port: x.world.Port, MOTD: x.world.MOTD, Untrusted: true})
 			}
 			continue
 		}

@@ -21,6 +21,10 @@ func waitEvent(t *testing.T, events <-chan protocol.Event, name string, within t
 	for {
 		select {
 		case ev := <-events:
+			// Every event the watcher emits matches its catalog entry.
+			if err := protocol.CheckEventPayload(ev.Name, ev.Payload); err != nil {
+				t.Errorf("undocumented payload: %v: %s", err, ev.Payload)
+			}
 			if ev.Name == name {
 				return ev
 			}
@@ -61,7 +65,7 @@ func TestWatcherFindsAndLosesAWorld(t *testing.T) {
 
 	stop()
 	ev = waitEvent(t, events, "mc_lan_world_lost", 15*time.Second)
-	want := `{"host":"127.0.0.1","port":` + strconv.Itoa(srv.port()) + `,"motd":"Eduard - Survival"}`
+	want := `{"host":"127.0.0.1","port":` + strconv.Itoa(srv.port()) + `,"motd":"Eduard - Survival","untrusted":true}`
 	if string(ev.Payload) != want {
 		t.Errorf("lost = %s, want %s", ev.Payload, want)
 	}
@@ -127,5 +131,48 @@ func TestWatcherStoppedMidPingEmitsNothing(t *testing.T) {
 	case ev := <-events:
 		t.Errorf("event after a ping the stop cut short: %s %s", ev.Name, ev.Payload)
 	default:
+	}
+}
+
+// The issue's stale ping error: after a world's server stops and comes back,
+// mc_lan_world_found kept the old ping_error next to fresh counts. Each
+// ping's outcome replaces the last one in full, in both directions.
+func TestWatcherPingOutcomeReplacesTheLast(t *testing.T) {
+	ns := netnstest.New(t)
+	const status = `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`
+	ln := listenInNS(t, ns, 0)
+	port := ln.Addr().(*net.TCPAddr).Port
+	serveStatus(t, ln, serverBehaviour{statusJSON: status})
+	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(port)), "")
+
+	bus := protocol.NewBus(nil)
+	events, cancelSub := bus.Subscribe(64)
+	defer cancelSub()
+	w := NewWatcher(WatchOptions{Listen: nsConfig(ns), Refresh: 300 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); w.Run(ctx, bus) }()
+	defer func() { cancel(); wg.Wait() }()
+
+	next := func() World {
+		t.Helper()
+		ev := waitEvent(t, events, "mc_lan_world_found", 15*time.Second)
+		var found World
+		if err := json.Unmarshal(ev.Payload, &found); err != nil {
+			t.Fatal(err)
+		}
+		return found
+	}
+	if found := next(); found.PingError != "" || found.PlayersOnline == nil {
+		t.Fatalf("first found = %+v", found)
+	}
+	ln.Close() // the server stops; the world still announces
+	if found := next(); found.PingError == "" || found.Version != "" || found.PlayersOnline != nil || found.PlayersMax != nil || found.Compatible != nil {
+		t.Errorf("found after the server stopped = %+v; want a ping_error and no counts", found)
+	}
+	serveStatus(t, listenInNS(t, ns, port), serverBehaviour{statusJSON: status})
+	if found := next(); found.PingError != "" || found.PlayersOnline == nil || *found.PlayersOnline != 1 || found.Version != "1.21.4" {
+		t.Errorf("found after the server came back = %+v; want fresh counts and no ping_error", found)
 	}
 }

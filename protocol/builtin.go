@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -10,8 +11,8 @@ import (
 func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	c.Add(Tool{
 		Name: "mc_stop",
-		Description: "Stops whatever the bot is doing right now: every running tool call and background task (following, walking, digging) is cancelled and answers with an error saying it was stopped. " +
-			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled.",
+		Description: "Stops whatever the bot is doing right now: every running tool call and background task is cancelled, and each call answers with an error saying it was stopped. " +
+			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled, each as it was sent (a number stays a number); a call that finished on its own as the stop arrived, or that something else (mc_leave, or its own caller) had already cancelled, is not listed.",
 		Effect: Write,
 		// Stopping twice stops nothing more, and it touches only the calls
 		// blockmate runs.
@@ -20,16 +21,16 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 		Handler: func(ctx context.Context, _ Args) (any, error) {
 			// Stop what was admitted before this call, not calls that
 			// arrived after it: "stop" means what you are doing now.
-			var cancelled []string
+			var victims []*inflight
 			if info, ok := ctx.Value(callKey{}).(*callInfo); ok {
-				cancelled = d.StopBefore(info.seq, ErrStopped)
+				victims = d.stopBefore(info.seq, ErrStopped)
 			} else {
-				cancelled = d.Stop("", ErrStopped)
+				victims = d.stop(func(string, *inflight) bool { return true }, ErrStopped)
 			}
 			return struct {
-				Stopped   bool     `json:"stopped"`
-				Cancelled []string `json:"cancelled"`
-			}{true, cancelled}, nil
+				Stopped   bool              `json:"stopped"`
+				Cancelled []json.RawMessage `json:"cancelled"`
+			}{true, interruptedIDs(ctx, victims)}, nil
 		},
 	})
 	c.Add(Tool{
@@ -69,7 +70,7 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	})
 	c.Add(Tool{
 		Name: "mc_list_tools",
-		Description: "Lists every tool blockmate offers with its description, argument schema (JSON Schema) and effect (read, write or destructive). " +
+		Description: "Lists every tool blockmate offers with its description, argument schema (JSON Schema) and effect (read, write or destructive), and the events it sends (those marked coming=true are not sent yet). " +
 			"Call it when unsure which tool fits or what arguments one takes.",
 		Effect:    Read,
 		LocalOnly: true,
@@ -80,9 +81,10 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 				infos[i] = t.Info()
 			}
 			return struct {
-				Count int        `json:"count"`
-				Tools []ToolInfo `json:"tools"`
-			}{len(infos), infos}, nil
+				Count  int         `json:"count"`
+				Tools  []ToolInfo  `json:"tools"`
+				Events []EventSpec `json:"events"`
+			}{len(infos), infos, EventCatalog}, nil
 		},
 	})
 }

@@ -68,8 +68,7 @@ func (r Response) MarshalJSON() ([]byte, error) {
 		}
 	} else {
 		b.WriteString(`,"ok":false,"error":`)
-		msg, _ := json.Marshal(r.Error)
-		b.Write(msg)
+		b.Write(quote(r.Error))
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -133,16 +132,47 @@ type CallEvent struct {
 // RunningCall is a call in flight (or a background task a call started), as
 // mc_status and mc_stop report it.
 type RunningCall struct {
-	ID      string    `json:"id"`
-	Tool    string    `json:"tool"`
-	Started time.Time `json:"-"`
-	// RawID, Args and Origin are the request as it came, for a console
-	// that attaches while the call runs; Background marks a task a call
-	// left running, which has no request of its own.
-	RawID      json.RawMessage            `json:"-"`
-	Args       map[string]json.RawMessage `json:"-"`
-	Origin     Origin                     `json:"-"`
-	Background bool                       `json:"-"`
+	// ID is the id as text: a string id without its quotes, a number as
+	// written. Background tasks get one made up from their call's.
+	ID   string
+	Tool string
+	// Started is when the call was admitted.
+	Started time.Time
+	// RawID is the id exactly as the caller sent it, a JSON string or
+	// number; nil for background tasks.
+	RawID json.RawMessage
+	// Args and Origin are the request as it came, for a console that
+	// attaches while the call runs.
+	Args   map[string]json.RawMessage
+	Origin Origin
+	// Background marks a task a call left running, which has no request
+	// of its own.
+	Background bool
+	// Cancelled is true once the call's context is cancelled (mc_stop,
+	// CancelBefore, Cancel, shutdown) while it is still unwinding or not
+	// yet started: it is listed until it answers, but it will do nothing
+	// more.
+	Cancelled bool
+}
+
+// MarshalJSON writes {"id":…,"tool":…} with the id as it came: a number
+// stays a number, so a caller can match it against what it sent.
+func (r RunningCall) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"id":`)
+	b.Write(r.wireID())
+	b.WriteString(`,"tool":`)
+	b.Write(quote(r.Tool))
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// wireID is the id as the caller sent it, or the task id as a string.
+func (r RunningCall) wireID() json.RawMessage {
+	if len(r.RawID) > 0 {
+		return r.RawID
+	}
+	return quote(r.ID)
 }
 
 // ErrStopped is the cancellation cause mc_stop gives; a tool that sees it
@@ -159,10 +189,29 @@ var ErrShutdown = errors.New("blockmate is shutting down")
 
 type inflight struct {
 	RunningCall
+	ctx        context.Context
 	cancel     context.CancelCauseFunc
 	background bool
 	// seq orders admissions, so mc_stop cancels only what came before it.
 	seq uint64
+	// ended is closed when the handler has returned (or the background
+	// task has called its done func): the call is still listed while its
+	// response is written, but there is nothing left to cancel.
+	// interrupted, set before ended is closed, says whether it ended
+	// because it was cancelled rather than on its own.
+	ended       chan struct{}
+	interrupted bool
+}
+
+// live reports whether cancelling r would still change anything: its
+// handler has not returned and nobody has cancelled it yet.
+func (r *inflight) live() bool {
+	select {
+	case <-r.ended:
+		return false
+	default:
+		return r.ctx.Err() == nil
+	}
 }
 
 // Dispatcher runs tool calls from every transport: the sidecar's stdin, the
@@ -233,7 +282,9 @@ func (d *Dispatcher) Running() []RunningCall {
 	d.mu.Lock()
 	out := make([]RunningCall, 0, len(d.running))
 	for _, r := range d.running {
-		out = append(out, r.RunningCall)
+		rc := r.RunningCall
+		rc.Cancelled = r.ctx != nil && r.ctx.Err() != nil
+		out = append(out, rc)
 	}
 	d.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
@@ -243,7 +294,7 @@ func (d *Dispatcher) Running() []RunningCall {
 // Stop cancels every call and background task in flight except the one
 // whose raw id is except, and returns the ids it cancelled.
 func (d *Dispatcher) Stop(except string, cause error) []string {
-	return d.stop(func(key string, r *inflight) bool { return key != except }, cause)
+	return ids(d.stop(func(key string, r *inflight) bool { return key != except }, cause))
 }
 
 // StopBefore cancels the calls and background tasks admitted before
@@ -252,39 +303,112 @@ func (d *Dispatcher) Stop(except string, cause error) []string {
 // its own context, so there is no flag to forget to clear and the next call
 // always starts clean.
 func (d *Dispatcher) StopBefore(seq uint64, cause error) []string {
+	return ids(d.stopBefore(seq, cause))
+}
+
+func (d *Dispatcher) stopBefore(seq uint64, cause error) []*inflight {
 	return d.stop(func(_ string, r *inflight) bool { return r.seq < seq }, cause)
 }
 
-// Cancel stops the one call in flight whose raw id is id (as the request
-// carried it), with cause, and reports whether it was running. Background
-// tasks the call started live on, as they do when the call ends normally.
+// Cancel stops, with cause, the one call in flight whose raw id is id (as
+// the request carried it) and reports whether it did: a call that has
+// already answered, or that something else (mc_stop, mc_leave) cancelled
+// first, is not cancelled again. Background tasks the call started live on,
+// as they do when the call ends normally.
 func (d *Dispatcher) Cancel(id json.RawMessage, cause error) bool {
+	if len(id) == 0 {
+		return false
+	}
 	d.mu.Lock()
 	r, ok := d.running[string(id)]
 	d.mu.Unlock()
-	if ok && len(id) > 0 && !r.background {
-		r.cancel(cause)
-		return true
+	if !ok || r.background || !r.live() {
+		return false
 	}
-	return false
+	r.cancel(cause)
+	return true
 }
 
-func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []string {
+// CancelBefore cancels, with cause, the calls of tool admitted before the
+// call ctx belongs to (every call of tool, outside a dispatched call):
+// calls whose handler runs see their context cancelled, and calls admitted
+// but not started yet see a cancelled context when they start. A call whose
+// handler has already returned, or that something else (mc_stop) has
+// already cancelled, is not counted. It returns the ids it
+// cancelled, oldest first. mc_leave uses it to cancel the mc_join calls sent
+// before it, whether or not they have started.
+func (d *Dispatcher) CancelBefore(ctx context.Context, tool string, cause error) []string {
+	before := ^uint64(0)
+	if info, ok := ctx.Value(callKey{}).(*callInfo); ok && info.d == d {
+		before = info.seq
+	}
+	return ids(d.stop(func(_ string, r *inflight) bool {
+		return r.Tool == tool && r.seq < before && !r.background
+	}, cause))
+}
+
+func ids(victims []*inflight) []string {
+	out := make([]string, len(victims))
+	for i, r := range victims {
+		out[i] = r.ID
+	}
+	return out
+}
+
+// stop cancels, with cause, the live entries match picks and returns them,
+// oldest first. An entry that has ended, or whose context is already
+// cancelled, is not picked: cancelling it again would change nothing, and
+// whoever cancelled it first owns its end.
+func (d *Dispatcher) stop(match func(string, *inflight) bool, cause error) []*inflight {
 	d.mu.Lock()
 	var victims []*inflight
 	for key, r := range d.running {
-		if match(key, r) {
+		if r.live() && match(key, r) {
 			victims = append(victims, r)
 		}
 	}
 	d.mu.Unlock()
 	sort.Slice(victims, func(i, j int) bool { return victims[i].seq < victims[j].seq })
-	ids := make([]string, 0, len(victims))
 	for _, r := range victims {
 		r.cancel(cause)
-		ids = append(ids, r.ID)
 	}
-	return ids
+	return victims
+}
+
+// stopSettle bounds how long mc_stop waits for the calls it cancelled to
+// end. Tools honour cancellation within milliseconds; one still running
+// after this is listed as cancelled, which it is.
+const stopSettle = 2 * time.Second
+
+// interruptedIDs waits (up to stopSettle, or until ctx ends) for the
+// cancelled calls to end, and returns the ids of those the cancellation
+// interrupted, each as its caller sent it. A call that finished normally
+// while the stop arrived was not stopped, and is not listed.
+func interruptedIDs(ctx context.Context, victims []*inflight) []json.RawMessage {
+	timeout := time.NewTimer(stopSettle)
+	defer timeout.Stop()
+	out := make([]json.RawMessage, 0, len(victims))
+	waiting := true
+	for _, r := range victims {
+		if waiting {
+			select {
+			case <-r.ended:
+			case <-timeout.C:
+				waiting = false
+			case <-ctx.Done():
+				waiting = false
+			}
+		}
+		select {
+		case <-r.ended:
+			if !r.interrupted {
+				continue
+			}
+		default: // still ending: it was cancelled all the same
+		}
+		out = append(out, r.wireID())
+	}
+	return out
 }
 
 type callKey struct{}
@@ -323,13 +447,19 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
 	d.seq++
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now(), Background: true}, cancel: cancel, background: true, seq: d.seq}
+	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now(), Background: true}, ctx: bg, cancel: cancel, background: true, seq: d.seq, ended: make(chan struct{})}
+	d.running[key] = task
 	d.mu.Unlock()
+	var once sync.Once
 	return bg, func() {
-		cancel(nil)
-		d.mu.Lock()
-		delete(d.running, key)
-		d.mu.Unlock()
+		once.Do(func() {
+			task.interrupted = bg.Err() != nil
+			cancel(nil)
+			close(task.ended)
+			d.mu.Lock()
+			delete(d.running, key)
+			d.mu.Unlock()
+		})
 	}
 }
 
@@ -377,7 +507,8 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	d.running[key] = &inflight{RunningCall: RunningCall{ID: idText, Tool: tool.Name, Started: start, RawID: req.ID, Args: req.Args, Origin: origin}, cancel: cancel, seq: seq}
+	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start, Args: req.Args, Origin: origin}, ctx: callCtx, cancel: cancel, seq: seq, ended: make(chan struct{})}
+	d.running[key] = call
 	d.mu.Unlock()
 
 	return func() Response {
@@ -393,6 +524,10 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		if err == nil && runCtx.Err() != nil && errors.Is(context.Cause(runCtx), ErrShutdown) {
 			err = context.Cause(runCtx)
 		}
+		// The call ended because it was cancelled only if it answers with
+		// an error after its context ended; a result is a normal finish.
+		call.interrupted = err != nil && runCtx.Err() != nil
+		close(call.ended)
 		if err != nil {
 			resp.Error = d.describeError(runCtx, tool.Name, start, err)
 		} else {
@@ -429,7 +564,7 @@ func marshalResult(result any) (json.RawMessage, error) {
 	if raw, ok := result.(json.RawMessage); ok {
 		return raw, nil
 	}
-	return json.Marshal(result)
+	return Marshal(result)
 }
 
 // describeError turns a tool's error into the sentence the caller reads. A

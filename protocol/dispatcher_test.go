@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -219,6 +220,127 @@ func TestListToolsListsTheCatalog(t *testing.T) {
 			t.Fatalf("mc_wait listed as %+v", tool)
 		}
 	}
+	// The events follow the tools, and the ones no code sends yet say so.
+	var events struct {
+		Events []struct {
+			Name   string `json:"name"`
+			Coming bool   `json:"coming"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(r.Result, &events); err != nil || len(events.Events) != len(EventCatalog) {
+		t.Fatalf("events in mc_list_tools: %s", r.Result)
+	}
+	for i, e := range events.Events {
+		if e.Name != EventCatalog[i].Name || e.Coming != EventCatalog[i].Coming {
+			t.Errorf("event %d listed as %+v, catalog has %s coming=%v", i, e, EventCatalog[i].Name, EventCatalog[i].Coming)
+		}
+	}
+	if !strings.Contains(string(r.Result), `"name":"mc_stuck",`) || !strings.Contains(string(r.Result), `"coming":true`) {
+		t.Errorf("mc_stuck is not marked as coming: %s", r.Result)
+	}
+}
+
+// TestStopNamesNoFeatureThatDoesNotExist: mc_stop's description promises
+// only what the bot does today.
+func TestStopNamesNoFeatureThatDoesNotExist(t *testing.T) {
+	d := newTestDispatcher(t)
+	tool, _ := d.Catalog().Lookup("mc_stop")
+	for _, word := range []string{"follow", "walk", "dig"} {
+		if strings.Contains(tool.Description, word) {
+			t.Errorf("mc_stop's description names %q, which the bot cannot do yet: %q", word, tool.Description)
+		}
+	}
+}
+
+// TestCancelBefore: the calls of one tool admitted before the cancelling
+// call are cancelled with its cause, started or not; calls of other tools,
+// calls admitted after it, and calls whose handler has returned are not.
+func TestCancelBefore(t *testing.T) {
+	cause := errors.New("cancelled by the test")
+	for round := 0; round < 50; round++ {
+		d := newTestDispatcher(t)
+		c := d.Catalog()
+		// mc_hold answers with its context's cause, as mc_join does.
+		c.Add(Tool{Name: "mc_hold", Description: "waits until cancelled", Effect: Read,
+			Handler: func(ctx context.Context, _ Args) (any, error) { <-ctx.Done(); return nil, context.Cause(ctx) }})
+		c.Add(Tool{Name: "mc_cancel_holds", Description: "cancels mc_hold calls sent before it", Effect: Write,
+			Handler: func(ctx context.Context, _ Args) (any, error) {
+				return struct {
+					Cancelled []string `json:"cancelled"`
+				}{d.CancelBefore(ctx, "mc_hold", cause)}, nil
+			}})
+		ctx := context.Background()
+		running := d.Start(ctx, Request{ID: json.RawMessage(`"running"`), Tool: "mc_hold"})
+		runningDone := make(chan Response, 1)
+		go func() { runningDone <- running() }()
+		waitRunning(t, d, 1)
+		notStarted := d.Start(ctx, Request{ID: json.RawMessage(`"waiting"`), Tool: "mc_hold"})
+		other := d.Start(ctx, Request{ID: json.RawMessage(`"other"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage(`1`)}})
+		cancel := d.Start(ctx, Request{ID: json.RawMessage(`"cancel"`), Tool: "mc_cancel_holds"})
+		after := d.Start(ctx, Request{ID: json.RawMessage(`"after"`), Tool: "mc_hold"})
+		for _, r := range d.Running() {
+			if r.Cancelled {
+				t.Fatalf("round %d: %s was listed as cancelled before anything cancelled it", round, r.ID)
+			}
+		}
+		if r := cancel(); string(r.Result) != `{"cancelled":["running","waiting"]}` {
+			t.Fatalf("round %d: %s", round, r.Result)
+		}
+		for _, r := range d.Running() {
+			if want := r.ID != "after" && r.ID != "other"; r.Cancelled != want {
+				t.Fatalf("round %d: the running table lists %s as cancelled=%v", round, r.ID, r.Cancelled)
+			}
+		}
+		if r := <-runningDone; r.OK || r.Error != cause.Error() {
+			t.Fatalf("round %d: the running call answered %+v", round, r)
+		}
+		if r := notStarted(); r.OK || r.Error != cause.Error() {
+			t.Fatalf("round %d: the call that had not started answered %+v", round, r)
+		}
+		if r := other(); !r.OK {
+			t.Fatalf("round %d: another tool's call was cancelled: %+v", round, r)
+		}
+		afterDone := make(chan Response, 1)
+		go func() { afterDone <- after() }()
+		if ids := d.CancelBefore(ctx, "mc_wait", cause); len(ids) != 0 {
+			t.Fatalf("round %d: outside a call, CancelBefore cancelled %v, which had all returned", round, ids)
+		}
+		waitRunning(t, d, 1)
+		if ids := d.CancelBefore(ctx, "mc_hold", ErrStopped); len(ids) != 1 || ids[0] != "after" {
+			t.Fatalf("round %d: outside a call, CancelBefore cancelled %v, want the one mc_hold left", round, ids)
+		}
+		if r := <-afterDone; r.OK || !strings.Contains(r.Error, "stopped by mc_stop") {
+			t.Fatalf("round %d: %+v", round, r)
+		}
+	}
+}
+
+// TestCancelBeforeSkipsAFinishedCall: a call whose handler has returned
+// but that is still listed while its response is written is not
+// cancelled, so a caller is not told it stopped something that was over.
+func TestCancelBeforeSkipsAFinishedCall(t *testing.T) {
+	d := newTestDispatcher(t)
+	returned := make(chan struct{})
+	release := make(chan struct{})
+	d.Observe(func(ev CallEvent) {
+		if ev.Phase == Finished && ev.Tool == "mc_echo" {
+			close(returned)
+			<-release
+		}
+	})
+	done := make(chan Response, 1)
+	go func() { done <- call(d, "e", "mc_echo", `{"text":"x"}`) }()
+	<-returned
+	if len(d.Running()) != 1 {
+		t.Fatalf("the finished call is not listed while it answers: %v", d.Running())
+	}
+	if ids := d.CancelBefore(context.Background(), "mc_echo", ErrStopped); len(ids) != 0 {
+		t.Errorf("CancelBefore cancelled %v, a call whose handler had returned", ids)
+	}
+	close(release)
+	if r := <-done; !r.OK {
+		t.Errorf("%+v", r)
+	}
 }
 
 func TestCatalogRefusesMalformedTools(t *testing.T) {
@@ -282,6 +404,83 @@ func TestIDString(t *testing.T) {
 	for raw, want := range map[string]string{`"c1"`: "c1", `"a\"b"`: `a"b`, `"\u00e9"`: "é", `42`: "42", `-1.5`: "-1.5"} {
 		if got := idString(json.RawMessage(raw)); got != want {
 			t.Errorf("%s: got %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestCancelStopsThatCallAlone: Cancel (an MCP client's cancellation, an
+// attached console's stop of its call) works on the one running table that
+// mc_stop and mc_leave use. It stops the call whose raw id it is given, and
+// no other: the call answers that its caller cancelled it, and is listed as
+// cancelled until it answers. It cancels nothing twice, nothing it does not
+// know (a string "7" is not the number 7), and no background task; and an
+// mc_stop after it lists only what the stop itself interrupted, each id as
+// it was sent. The table also keeps each call's request (raw id, arguments,
+// origin) for a console that attaches while it runs.
+func TestCancelStopsThatCallAlone(t *testing.T) {
+	d := newTestDispatcher(t)
+	release := make(chan struct{})
+	d.Catalog().Add(Tool{Name: "mc_unwind", Description: "waits until cancelled, then until released", Effect: Read,
+		Handler: func(ctx context.Context, _ Args) (any, error) { <-ctx.Done(); <-release; return nil, ctx.Err() }})
+	ctx := WithOrigin(context.Background(), OriginMCP)
+	run := func(req Request) chan Response {
+		done := make(chan Response, 1)
+		start := d.Start(ctx, req)
+		go func() { done <- start() }()
+		return done
+	}
+	cancelled := run(Request{ID: json.RawMessage(`7`), Tool: "mc_unwind"})
+	stopped := run(Request{ID: json.RawMessage(`5`), Tool: "mc_block"})
+	waiting := run(Request{ID: json.RawMessage(`"w"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage(`600000`)}})
+	if r := call(d, "f1", "mc_follow_forever", ""); !r.OK {
+		t.Fatalf("%+v", r)
+	}
+
+	var task RunningCall
+	for _, r := range d.Running() {
+		switch {
+		case r.Background:
+			task = r
+			if len(r.RawID) != 0 || r.Tool != "follow" {
+				t.Errorf("the background task is listed as %+v", r)
+			}
+		case string(r.RawID) == `"w"`:
+			if r.Origin != OriginMCP || string(r.Args["ms"]) != `600000` || r.Cancelled {
+				t.Errorf("the running table does not keep the request as it came: %+v", r)
+			}
+		}
+	}
+	if task.ID == "" {
+		t.Fatalf("no background task listed: %+v", d.Running())
+	}
+
+	if !d.Cancel(json.RawMessage(`7`), ErrCancelled) {
+		t.Fatal("Cancel did not find call 7")
+	}
+	for id, why := range map[string]string{`7`: "it is already cancelled", `"7"`: "a string id is not the number", `"nope"`: "no such call", task.ID: "a background task is not a call", ``: "an empty id"} {
+		if d.Cancel(json.RawMessage(id), ErrCancelled) {
+			t.Errorf("Cancel(%s) cancelled something: %s", id, why)
+		}
+	}
+	for _, r := range d.Running() {
+		if want := string(r.RawID) == `7`; r.Cancelled != want {
+			t.Errorf("after Cancel(7), the running table lists %s as cancelled=%v", r.ID, r.Cancelled)
+		}
+	}
+
+	// Call 7 is still unwinding (it waits for release), but its caller
+	// owns its end: the stop does not list it.
+	stop := call(d, "s", "mc_stop", "")
+	if want := `{"stopped":true,"cancelled":[5,"w","` + task.ID + `"]}`; string(stop.Result) != want {
+		t.Fatalf("mc_stop answered %s, want %s", stop.Result, want)
+	}
+	close(release)
+	if r := <-cancelled; r.OK || !strings.Contains(r.Error, "mc_unwind was stopped after") || !strings.Contains(r.Error, "because its caller cancelled it") {
+		t.Errorf("the cancelled call answered %+v", r)
+	}
+	for _, done := range []chan Response{stopped, waiting} {
+		if r := <-done; r.OK || !strings.Contains(r.Error, "stopped by mc_stop") {
+			t.Errorf("a stopped call answered %+v", r)
 		}
 	}
 }

@@ -23,8 +23,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(40 + len(e.Name) + len(e.Payload))
 	b.WriteString(`{"type":"event","name":`)
-	name, _ := json.Marshal(e.Name)
-	b.Write(name)
+	b.Write(quote(e.Name))
 	b.WriteString(`,"payload":`)
 	if len(e.Payload) == 0 {
 		b.WriteString("{}")
@@ -110,7 +109,7 @@ func (b *Bus) Subscribe(buffer int) (<-chan Event, func()) {
 // payload is marshalled now, so callers may reuse their value. Emit never
 // blocks on a slow subscriber.
 func (b *Bus) Emit(name, subKey string, payload any) {
-	raw, err := json.Marshal(payload)
+	raw, err := Marshal(payload)
 	if err != nil {
 		b.log.Error("event payload does not marshal", "event", name, "err", err)
 		return
@@ -266,14 +265,18 @@ func (b *Bus) announceDrops(s *subscriber) {
 	}
 }
 
+// EventsDropped is mc_events_dropped's payload (and
+// mc_call_events_dropped's).
+type EventsDropped struct {
+	Count    int64  `json:"count"`
+	NextStep string `json:"next_step"`
+}
+
 // DroppedEvent is the mc_events_dropped event that tells a reader it lost n
 // events at time at: the bus sends it to a subscriber that fell behind, and
 // so does any fan-out of the bus's events that bounds its queues.
 func DroppedEvent(n int64, at time.Time) Event {
-	payload, _ := json.Marshal(struct {
-		Count    int64  `json:"count"`
-		NextStep string `json:"next_step"`
-	}{n, "Some events were lost because they were not read fast enough. Call mc_read_chat to catch up on chat and mc_status for the current state."})
+	payload, _ := Marshal(EventsDropped{n, "Some events were lost because they were not read fast enough. Call mc_read_chat to catch up on chat and mc_status for the current state."})
 	return Event{Name: "mc_events_dropped", Payload: payload, Time: at}
 }
 
@@ -285,9 +288,6 @@ const CallEventsDropped = "mc_call_events_dropped"
 // CallEventsDroppedEvent is the CallEventsDropped event for n lost call
 // events at time at.
 func CallEventsDroppedEvent(n int64, at time.Time) Event {
-	payload, _ := json.Marshal(struct {
-		Count    int64  `json:"count"`
-		NextStep string `json:"next_step"`
-	}{n, "The timeline may lack some calls or show some as still running; mc_status says what runs now."})
+	payload, _ := Marshal(EventsDropped{n, "The timeline may lack some calls or show some as still running; mc_status says what runs now."})
 	return Event{Name: CallEventsDropped, Payload: payload, Time: at}
 }

@@ -16,6 +16,14 @@ import (
 // call, small enough that a runaway writer cannot grow our memory.
 const DefaultMaxLine = 1 << 20
 
+// The range --max-line accepts. Below a kilobyte an ordinary request with a
+// sentence of chat would not fit; above 64 MiB one line held whole would
+// cost more memory than any real request could need.
+const (
+	MinMaxLine = 1 << 10
+	MaxMaxLine = 64 << 20
+)
+
 // LineTooLongError reports a line that was skipped for its size. The line
 // was discarded as it streamed past, never held whole.
 type LineTooLongError struct {

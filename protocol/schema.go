@@ -36,6 +36,10 @@ type Arg struct {
 	Enum []string
 	// Default is filled in when the argument is absent; nil means none.
 	Default any
+	// Recovery, when set, ends every refusal of this argument: the sentence
+	// that tells the caller how to get a right value (for a port: run
+	// mc_discover_lan, or ask the player).
+	Recovery string
 }
 
 // Schema is the argument list of a tool: a JSON object with exactly these
@@ -72,6 +76,9 @@ func (a Arg) Def(v any) Arg { a.Default = v; return a }
 // OneOf restricts a text argument to the given values.
 func (a Arg) OneOf(values ...string) Arg { a.Enum = values; return a }
 
+// Recover sets the sentence that ends every refusal of the argument.
+func (a Arg) Recover(sentence string) Arg { a.Recovery = sentence; return a }
+
 // Len bounds a text argument's length in characters.
 func (a Arg) Len(min, max int) Arg { a.MinLength, a.MaxLength = min, max; return a }
 
@@ -104,8 +111,7 @@ func (s Schema) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		name, _ := json.Marshal(a.Name)
-		b.Write(name)
+		b.Write(quote(a.Name))
 		b.WriteByte(':')
 		prop, err := a.MarshalJSON()
 		if err != nil {
@@ -118,7 +124,7 @@ func (s Schema) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteString(`}`)
 	if len(required) > 0 {
-		req, _ := json.Marshal(required)
+		req, _ := Marshal(required)
 		b.WriteString(`,"required":`)
 		b.Write(req)
 	}
@@ -138,7 +144,7 @@ func (a Arg) MarshalJSON() ([]byte, error) {
 		Enum        []string `json:"enum,omitempty"`
 		Default     any      `json:"default,omitempty"`
 	}
-	return json.Marshal(prop{a.Kind, a.Description, a.Min, a.Max, a.MinLength, a.MaxLength, a.Enum, a.Default})
+	return Marshal(prop{a.Kind, a.Description, a.Min, a.Max, a.MinLength, a.MaxLength, a.Enum, a.Default})
 }
 
 // Expect says in words what the argument accepts, for error messages and help.
@@ -216,10 +222,10 @@ func (s Schema) Validate(tool string, raw map[string]json.RawMessage) (Args, err
 		v, ok := raw[a.Name]
 		if !ok || isNull(v) {
 			if a.Required {
-				return nil, &ArgError{tool, a.Name, fmt.Sprintf("%s is required: %s", a.Name, a.Expect()) + describe(a)}
+				return nil, &ArgError{tool, a.Name, fmt.Sprintf("%s is required: %s", a.Name, a.Expect()) + describe(a) + recovery(a)}
 			}
 			if a.Default != nil {
-				d, err := json.Marshal(a.Default)
+				d, err := Marshal(a.Default)
 				if err != nil {
 					return nil, fmt.Errorf("default of %s.%s: %w", tool, a.Name, err)
 				}
@@ -228,7 +234,7 @@ func (s Schema) Validate(tool string, raw map[string]json.RawMessage) (Args, err
 			continue
 		}
 		if err := a.check(v); err != "" {
-			return nil, &ArgError{tool, a.Name, fmt.Sprintf("%s must be %s; got %s", a.Name, a.Expect(), preview(v))}
+			return nil, &ArgError{tool, a.Name, fmt.Sprintf("%s must be %s; got %s", a.Name, a.Expect(), preview(v)) + recovery(a)}
 		}
 		out[a.Name] = v
 	}
@@ -240,6 +246,13 @@ func describe(a Arg) string {
 		return ""
 	}
 	return " (" + strings.TrimSuffix(a.Description, ".") + ")"
+}
+
+func recovery(a Arg) string {
+	if a.Recovery == "" {
+		return ""
+	}
+	return " — " + a.Recovery
 }
 
 func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }

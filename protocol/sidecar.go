@@ -10,12 +10,21 @@ import (
 	"time"
 )
 
+// DefaultDrain is how long calls in flight may finish after stdin ends;
+// MaxDrain the longest --drain accepts; NoDrain cancels them at once.
+const (
+	DefaultDrain               = 10 * time.Second
+	MaxDrain                   = time.Hour
+	NoDrain      time.Duration = -1
+)
+
 // SidecarOptions tune Serve.
 type SidecarOptions struct {
 	// MaxLine is the longest request line accepted; 0 means DefaultMaxLine.
 	MaxLine int
 	// Drain is how long calls in flight may run on after stdin ends before
-	// they are cancelled; 0 means 10 s. A pipe such as
+	// they are cancelled; 0 means DefaultDrain, and NoDrain (any negative
+	// value) cancels them as soon as stdin ends. A pipe such as
 	// `echo '{…mc_wait…}' | blockmate sidecar` still gets its answer.
 	Drain time.Duration
 	// MaxInFlight bounds concurrent calls; reading pauses while it is
@@ -41,8 +50,8 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if opts.Drain <= 0 {
-		opts.Drain = 10 * time.Second
+	if opts.Drain == 0 {
+		opts.Drain = DefaultDrain
 	}
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 256

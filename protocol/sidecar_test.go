@@ -189,17 +189,39 @@ func TestSignalCancelsEveryCallEachGetsAResponseAndNothingFollows(t *testing.T) 
 	}
 }
 
+// TestEventsInterleaveAsWholeLines floods events while calls run: every
+// line on stdout is whole, every call answers, and events reach stdout
+// between the responses.
+//
+// The input ends only after an event has been read from stdout: once the
+// last response is written nothing more may follow, so a run whose calls
+// all finished before the emitter goroutine was first scheduled (one busy
+// core) would otherwise legitimately show no event at all.
 func TestEventsInterleaveAsWholeLines(t *testing.T) {
 	d := newTestDispatcher(t)
 	p := startPipeSidecar(t, d, SidecarOptions{})
 	const calls = 200
+	stopEmitting := make(chan struct{})
+	emitted := make(chan struct{})
 	go func() {
-		for i := 0; i < 2000; i++ {
+		defer close(emitted)
+		for i := 0; ; i++ {
+			select {
+			case <-stopEmitting:
+				if i >= 2000 {
+					return
+				}
+			default:
+			}
 			d.Events().Emit("mc_player_chat", "", map[string]any{"username": "Eduard", "message": strings.Repeat("ä", i%300)})
 		}
 	}()
+	sawEvent := make(chan struct{})
 	go func() {
 		for i := 0; i < calls; i++ {
+			if i == calls/2 {
+				<-sawEvent
+			}
 			p.send(`{"id":` + itoa(i) + `,"tool":"mc_echo","args":{"text":"` + strings.Repeat("y", i*10) + `"}}`)
 		}
 		p.in.Close()
@@ -211,11 +233,16 @@ func TestEventsInterleaveAsWholeLines(t *testing.T) {
 			t.Fatalf("a line was torn: %.80q", line)
 		}
 		if m["type"] == "event" {
+			if events == 0 {
+				close(sawEvent)
+			}
 			events++
 		} else {
 			responses++
 		}
 	}
+	close(stopEmitting)
+	<-emitted
 	if responses != calls || events == 0 {
 		t.Fatalf("%d responses, %d events", responses, events)
 	}

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs every blockmate test on a fresh machine. It installs what the tests
 # need first: Go modules, the npm test peers (flying-squid, mineflayer,
-# minecraft-protocol) and the system tools some tests drive (tmux for the
-# console smoke test, iproute2 for the LAN namespace tests). Then: go vet,
-# the race-enabled test suite (integration tests start their own servers on
-# loopback), and a short run of every fuzz target.
+# minecraft-protocol, and Node 22 itself from npm) and the system tools some
+# tests drive (tmux for the console smoke test, iproute2 for the LAN
+# namespace tests, avahi-daemon as an mDNS responder we did not write).
+# Then: go vet, a build and vet for every release target, the race-enabled
+# test suite (integration tests start their own servers on loopback or in
+# network namespaces), and a short run of every fuzz target.
 #
 #   bash testdata/test-all.sh            # everything
 #   FUZZTIME=60s bash testdata/test-all.sh   # longer fuzzing
@@ -18,25 +20,49 @@ step "system packages"
 missing=()
 command -v tmux >/dev/null || missing+=(tmux)
 command -v ip >/dev/null || missing+=(iproute2)
-command -v node >/dev/null || missing+=(nodejs npm)
+command -v avahi-daemon >/dev/null || [ -x /usr/sbin/avahi-daemon ] || missing+=(avahi-daemon)
+# Any node and npm will do, even Debian's older nodejs: they only run
+# `npm ci`, which installs the Node 22 the peers declare (the "node" package
+# pinned in testdata/peers), and the tests run the peers on that one.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if ((${#missing[@]})); then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  $sudo apt-get install -y -qq "${missing[@]}"
+  # A system avahi-daemon the package may start does not disturb the tests:
+  # theirs runs in a network namespace with a private /run.
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
-go version; node --version; tmux -V
+go version; echo "node on PATH (runs npm): $(node --version)"; tmux -V
 
 step "Go modules"
 go mod download
 
 step "npm test peers (testdata/peers)"
 (cd testdata/peers && npm ci --no-audit --no-fund --loglevel=error)
+echo "node the peers run on: $(testdata/peers/node_modules/node/bin/node --version)"
 
 step "go.mod is tidy"
 go mod tidy -diff
 
 step "go vet"
 go vet ./... ./testdata/bench
+
+step "build and vet for every release target"
+# What .goreleaser.yaml ships: a change that breaks Windows or macOS fails
+# here, on Linux, in seconds per target.
+for goos in linux darwin windows; do
+  for goarch in amd64 arm64; do
+    echo "--- $goos/$goarch"
+    GOOS=$goos GOARCH=$goarch go build -o /dev/null ./...
+    GOOS=$goos GOARCH=$goarch go vet ./...
+  done
+done
+if command -v goreleaser >/dev/null; then
+  goreleaser check
+else
+  echo "(goreleaser is not installed, so .goreleaser.yaml is not checked: go install github.com/goreleaser/goreleaser/v2@v2.15.1)"
+fi
 
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './testdata/*'))

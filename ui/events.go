@@ -125,7 +125,6 @@ func (p *eventsPane) add(evs []protocol.Event, dropped int) {
 	p.dropped += dropped
 	kept := evs[:0:0]
 	for _, e := range evs {
-		e.Payload = plainJSON(e.Payload)
 		if p.sameNews(e, kept) {
 			continue
 		}
@@ -444,11 +443,12 @@ func (p eventsPane) DetailView(w, h int) string {
 	return p.detail.view(p.styles, "Event · "+shortKind(p.detailEvent.Name), w, h)
 }
 
-// untrustedKinds are the events whose payload carries text someone else
-// wrote (a player, a server operator, a world's owner).
-var untrustedKinds = map[string]bool{
-	"mc_player_chat": true, "mc_whisper": true, "mc_system_chat": true, "mc_disconnected": true,
-	"mc_lan_world_found": true, "mc_lan_world_lost": true, "mc_death": true,
+// untrustedKind reports whether an event's payload can carry text someone
+// else wrote (a player, a server operator, a world's owner): the catalog's
+// word for it, the one place that says so.
+func untrustedKind(name string) bool {
+	spec, ok := protocol.EventSpecFor(name)
+	return ok && spec.UntrustedText
 }
 
 func (p eventsPane) detailText(e protocol.Event) string {
@@ -465,7 +465,7 @@ func (p eventsPane) detailText(e protocol.Event) string {
 		for _, l := range wrapText("The bot's own line: the bot sends no event for what it says, so the console shows the line when the call that said it succeeds.", max(w, 8)) {
 			b.WriteString(s.Muted.Render(l) + "\n")
 		}
-	case untrustedKinds[e.Name]:
+	case untrustedKind(e.Name):
 		for _, l := range wrapText("Text in it was written by someone else (a player, a server, a world's owner): it is shown as data, never acted on.", max(w, 8)) {
 			b.WriteString(s.Muted.Render(l) + "\n")
 		}

@@ -187,7 +187,7 @@ func fixtureStatus(health float64) bot.Status {
 		Health: ptr(health), Food: ptr(17), GameMode: "survival", PlayersOnline: ptr(2),
 		Task: []protocol.RunningCall{}, Username: "blockmate", MaxHealth: ptr(20.0),
 		XPLevel: ptr(5), XPProgress: ptr(0.4), TimeOfDay: ptr(int64(6000)), Day: ptr(int64(3)),
-		Raining: ptr(false), Thundering: ptr(false), HeldItem: "oak_log", LatencyMS: ptr(int64(23)), State: "playing",
+		Raining: ptr(false), Thundering: ptr(false), LatencyMS: ptr(int64(23)), State: "playing",
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/blockmate/blockmate/protocol"
 )
 
 // htmlEscapes are the escapes encoding/json writes for &, < and > by
@@ -12,11 +14,15 @@ import (
 var htmlEscapes = map[string]byte{`\u0026`: '&', `\u003c`: '<', `\u003e`: '>', `\u003C`: '<', `\u003E`: '>'}
 
 // plainJSON returns raw JSON with the HTML escapes inside its strings
-// written as the characters they stand for: what a payload marshalled with
-// encoding/json's defaults says, shown as it was said. It reads the escape
-// structure, so an escaped backslash followed by "u0026" (text that really
-// says \u0026) stays as it is. raw itself is never changed (payloads are
-// shared with other subscribers); when there is nothing to undo it is
+// written as the characters they stand for. blockmate's own JSON never has
+// them (protocol.Marshal writes every result and event payload), but JSON
+// a caller wrote is kept as sent: a call's id and arguments, and the ids
+// mc_stop and mc_status echo in their results. A caller whose encoder
+// escapes (Go's, by default) would otherwise show \u0026 for &, and
+// protocol.Marshal passes such bytes through as they are. It reads the
+// escape structure, so an escaped backslash followed by "u0026" (text that
+// really says \u0026) stays as it is. raw itself is never changed (payloads
+// are shared with other subscribers); when there is nothing to undo it is
 // returned as it is.
 func plainJSON(raw json.RawMessage) json.RawMessage {
 	if !bytes.Contains(raw, []byte(`\u00`)) {
@@ -69,17 +75,19 @@ func plainArgs(args map[string]json.RawMessage) map[string]json.RawMessage {
 	return out
 }
 
-// indentJSON renders v as indented JSON for the detail views, without
-// HTML escapes, every line cleaned of anything a terminal would act on.
+// indentJSON renders v as indented JSON for the detail views: encoded by
+// protocol.Marshal (no HTML escapes), with any a caller wrote undone, every
+// line cleaned of anything a terminal would act on.
 func indentJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	raw, err := protocol.Marshal(v)
+	if err != nil {
 		return clean(err.Error())
 	}
-	lines := strings.Split(strings.TrimRight(string(plainJSON(b.Bytes())), "\n"), "\n")
+	var b bytes.Buffer
+	if err := json.Indent(&b, plainJSON(raw), "", "  "); err != nil {
+		return clean(err.Error())
+	}
+	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
 		lines[i] = clean(l)
 	}

@@ -594,7 +594,7 @@ func (m *Model) sayFinished(c *call) {
 		Message  string `json:"message"`
 		Username string `json:"username"`
 	}
-	raw, _ := json.Marshal(c.Args)
+	raw, _ := protocol.Marshal(c.Args)
 	if json.Unmarshal(raw, &args) != nil || args.Message == "" {
 		return
 	}
@@ -602,7 +602,7 @@ func (m *Model) sayFinished(c *call) {
 	if c.Tool == "mc_whisper" {
 		said.To = args.Username
 	}
-	payload, _ := json.Marshal(said)
+	payload, _ := protocol.Marshal(said)
 	at := m.now()
 	if !c.Started.IsZero() {
 		at = c.Started.Add(c.Duration)
@@ -615,7 +615,7 @@ func (m *Model) sayFinished(c *call) {
 func (m *Model) applyDiscovery(d discoverMsg) {
 	m.worlds.setDiscovery(d.Found, d.Reason)
 	for _, w := range d.Worlds {
-		raw, _ := json.Marshal(w)
+		raw, _ := protocol.Marshal(w)
 		m.worlds.applyEvent("mc_lan_world_found", raw)
 		if len(m.announced) < 256 {
 			m.announced[w.addr()] = true

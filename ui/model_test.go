@@ -474,7 +474,7 @@ func TestUntrustedTextCannotReachTheTerminal(t *testing.T) {
 			t.Fatalf("the view contains %q from a player's text", bad)
 		}
 	}
-	if !strings.Contains(view, "evil  fake line") {
+	if !strings.Contains(view, "evil fake line") {
 		t.Fatal("the readable part of the text should still show")
 	}
 }

@@ -411,10 +411,30 @@ func TestAddressAndUsernameChecks(t *testing.T) {
 	for addr, ok := range map[string]bool{
 		"127.0.0.1:51234": true, ":51234": true, "my-pc.local:25565": true, "[::1]:25565": true,
 		"127.0.0.1:99999": false, "127.0.0.1:0": false, "127.0.0.1": false, "a b:1": false, "127.0.0.1:port": false,
+		// mc_join's rule (lan.SplitHost): an IPv6 address without brackets
+		// has no port, and brackets without a port are no address.
+		"::1": false, "[::1]": false, "[::1:25565": false, " 127.0.0.1:51234 ": true,
 	} {
 		if _, _, err := CheckAddress(addr); (err == nil) != ok {
 			t.Errorf("CheckAddress(%q) = %v", addr, err)
 		}
+	}
+	// Each refusal is a sentence for a person, not mc_join's for a program.
+	for addr, want := range map[string]string{
+		"127.0.0.1":       `"127.0.0.1" is not host:port; give the world's address such as 127.0.0.1:51234`,
+		"127.0.0.1:99999": `the port in "127.0.0.1:99999" must be a number from 1 to 65535`,
+		"a b:1":           `the host in "a b:1" is not an IP address or a host name`,
+		"[::1:25565":      `the host in "[::1:25565" is not an IP address or a host name`,
+	} {
+		if _, _, err := CheckAddress(addr); err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "mc_discover_lan") {
+			t.Errorf("CheckAddress(%q) = %v, want a sentence starting %q", addr, err, want)
+		}
+	}
+	if h, p, err := CheckAddress(":51234"); h != "127.0.0.1" || p != 51234 || err != nil {
+		t.Errorf("CheckAddress(\":51234\") = %q %d %v, want this computer", h, p, err)
+	}
+	if h, p, err := CheckAddress("[::1]:25565"); h != "::1" || p != 25565 || err != nil {
+		t.Errorf("CheckAddress(\"[::1]:25565\") = %q %d %v", h, p, err)
 	}
 	for name, ok := range map[string]bool{"Theo": true, "Blockmate": true, "a_b_123": true, "ab": false, "a b": false, "": false, "seventeen_chars_x": false, "Théo": false} {
 		if err := CheckUsername(name); (err == nil) != ok {

@@ -10,11 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/lan"
 )
 
 // Run opens the console on the terminal and blocks until the player quits
@@ -138,21 +139,22 @@ func saveThemeCmd(path, theme string) tea.Cmd {
 func CheckUsername(name string) error { return bot.ValidUsername(name) }
 
 // CheckAddress reads a world's address, host:port, as --connect takes it,
-// and says in a sentence what is wrong with it. An empty host means this
-// computer.
+// and says in a sentence for a person what is wrong with it. The rule is
+// mc_join's (lan.SplitHost: IPv6 in brackets, the port required); the
+// console also wants a host that could be one, and an empty host means
+// this computer.
 func CheckAddress(addr string) (host string, port int, err error) {
-	h, p, err := net.SplitHostPort(addr)
-	if err != nil {
+	a := strings.TrimSpace(addr)
+	if strings.HasPrefix(a, ":") {
+		a = "127.0.0.1" + a
+	}
+	h, port, err := lan.SplitHost(a, 0)
+	switch {
+	case errors.Is(err, lan.ErrNoPort):
 		return "", 0, fmt.Errorf("%q is not host:port; give the world's address such as 127.0.0.1:51234 (Minecraft shows the port in chat after Open to LAN)", addr)
-	}
-	port, err = strconv.Atoi(p)
-	if err != nil || port < 1 || port > 65535 {
+	case errors.Is(err, lan.ErrBadPort):
 		return "", 0, fmt.Errorf("the port in %q must be a number from 1 to 65535, such as 51234 (Minecraft shows it in chat after Open to LAN)", addr)
-	}
-	if h == "" {
-		h = "127.0.0.1"
-	}
-	if net.ParseIP(h) == nil && !hostName.MatchString(h) {
+	case err != nil, net.ParseIP(h) == nil && !hostName.MatchString(h):
 		return "", 0, fmt.Errorf("the host in %q is not an IP address or a host name; use one such as 127.0.0.1 or my-pc.local", addr)
 	}
 	return h, port, nil

@@ -6,49 +6,19 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // clean makes text someone else wrote (chat, player names, MOTDs, results
-// that carry them) safe to put on the terminal: escape sequences and other
-// control and format characters (bidi overrides, zero-width joiners) are
-// removed, and line breaks become spaces, so a player cannot move the
-// cursor, recolour the console or fake a line of output.
-func clean(s string) string {
-	if isPlain(s) {
-		return s
-	}
-	s = ansi.Strip(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			b.WriteRune('�')
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
-			// dropped
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isPlain reports whether s is printable ASCII, the common case, so clean
-// can skip the work.
-func isPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
+// that carry them) safe to put on the terminal, on one line: the one
+// sanitiser, untrusted.Line, removes escape sequences, control, bidi and
+// other invisible characters, and turns line breaks into spaces, so a
+// player cannot move the cursor, recolour the console or fake a line of
+// output.
+func clean(s string) string { return untrusted.Line(s) }
 
 // field is one key and value of a JSON object, in the order sent.
 type field struct {

@@ -168,7 +168,7 @@ func parseJSONLine(line string) (protocol.Request, error) {
 		top["id"] = json.RawMessage(`"_"`)
 		placeholder = true
 	}
-	fixed, err := json.Marshal(top)
+	fixed, err := protocol.Marshal(top)
 	if err != nil {
 		return protocol.Request{}, err
 	}

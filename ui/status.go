@@ -94,7 +94,6 @@ func (p statusPane) lines(width int) []string {
 		when += s.Muted.Render(" · ") + s.Info.Render(w)
 	}
 	out = append(out, label("Time")+when)
-	out = append(out, label("Holds")+s.Text.Render(orDash(clean(st.HeldItem))))
 	task := s.Muted.Render("idle")
 	if len(st.Task) > 0 {
 		names := make([]string, 0, len(st.Task))

@@ -29,7 +29,7 @@ type tmuxSession struct {
 func startTmux(t *testing.T, w, h int, argv ...string) *tmuxSession {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") == "true" {
+		if peertest.InCI() {
 			t.Fatal("tmux is not installed; CI must install it (apt-get install -y tmux)")
 		}
 		t.Skip("tmux is not installed (apt-get install -y tmux)")

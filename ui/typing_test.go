@@ -442,14 +442,25 @@ func TestJSONIsShownWithoutHTMLEscapes(t *testing.T) {
 	d := newDispatcher(t)
 	m := newModel(t, d, themes.Dark, 160, 48)
 	m = update(m, statusMsg{Status: fixtureStatus(20)})
+	// A caller's arguments (and the ids mc_stop echoes) are kept as the
+	// caller's encoder wrote them, escapes and all.
 	args := map[string]json.RawMessage{"message": json.RawMessage(`"fish \u0026 chips \u003cnow\u003e"`)}
+	// Event payloads are blockmate's own, written by the bus with
+	// protocol.Marshal.
+	payload, err := protocol.Marshal(struct {
+		Reason   string `json:"reason"`
+		NextStep string `json:"next_step"`
+	}{"kicked <spam>", "rejoin & behave"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	m = update(m, batchMsg{
 		Calls: []protocol.CallEvent{
 			{Phase: protocol.Started, ID: json.RawMessage(`"x1"`), Tool: "mc_say", Args: args, Origin: protocol.OriginSidecar, Started: epoch},
 			{Phase: protocol.Finished, ID: json.RawMessage(`"x1"`), Tool: "mc_say", Args: args, Origin: protocol.OriginSidecar, Started: epoch,
 				Response: protocol.Response{ID: json.RawMessage(`"x1"`), OK: true, Result: json.RawMessage(`{"said":true,"echo":{"m":"a \u0026 b"}}`)}},
 		},
-		Events: []protocol.Event{{Name: "mc_disconnected", Time: epoch, Payload: json.RawMessage(`{"reason":"kicked \u003cspam\u003e","next_step":"rejoin \u0026 behave"}`)}},
+		Events: []protocol.Event{{Name: "mc_disconnected", Time: epoch, Payload: payload}},
 	})
 	views := []string{m.View()}
 	m = update(m, keyType(tea.KeyTab)) // timeline

@@ -1,7 +1,10 @@
 // Package mcdata holds the tables generated from minecraft-data: packet ids
-// per protocol version, the releases each protocol serves, and the en_us
-// translations the bot renders. Nothing here talks to the network; the
-// tables are plain data the rest of the bot looks things up in.
+// per protocol version, the releases each protocol serves, the en_us
+// translations the bot renders, and the static game data of each version
+// (blocks and their states, collision shapes, items, foods, tool
+// materials, entities, enchantments, effects, recipes, biomes: Game, in
+// game.go). Nothing here talks to the network; the tables are plain data
+// the rest of the bot looks things up in.
 //
 // The generated files are committed, so `go build` needs no npm. After
 // changing the minecraft-data pin in testdata/peers/package.json, run

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/mcdata/internal/gen"
+	"github.com/blockmate/blockmate/bot/peertest"
 )
 
 // TestGeneratedFilesAreUpToDate regenerates the tables in memory from the
@@ -15,7 +16,7 @@ import (
 func TestGeneratedFilesAreUpToDate(t *testing.T) {
 	pkg := gen.PackageDir(filepath.Join("..", ".."))
 	if _, err := os.Stat(pkg); err != nil {
-		if os.Getenv("CI") != "" {
+		if peertest.InCI() {
 			t.Fatalf("minecraft-data is not installed at %s; CI must run npm ci --prefix testdata/peers first", pkg)
 		}
 		t.Skip("minecraft-data is not installed; run npm ci --prefix testdata/peers")

@@ -20,9 +20,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -61,8 +61,8 @@ func NodeModules(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(PeersDir(t), "node_modules")
 	missing := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not on PATH (install Node.js 20 or newer), then run `" + InstallCommand + "`"
+	if _, err := exec.LookPath(nodeIn(PeersDir(t))); err != nil {
+		missing = "neither the pinned Node (testdata/peers/node_modules/node) nor a node on PATH is there: install Node.js and npm (any version that runs npm), then run `" + InstallCommand + "`, which brings the Node 22 the peers need"
 	} else {
 		for _, pkg := range []string{"flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data"} {
 			if _, err := os.Stat(filepath.Join(dir, pkg, "package.json")); err != nil {
@@ -80,6 +80,23 @@ func NodeModules(t testing.TB) string {
 	return dir
 }
 
+// nodeIn returns the Node.js the peers in dir (testdata/peers) run on:
+// the Node 22 that `npm ci` installs there from the "node" package
+// (minecraft-protocol 1.68.0 and mineflayer 4.39.0 declare node >= 22),
+// else the node on PATH. It is the one rule; NodeBinary is its form for
+// tests and NodeIn for programs. Windows has no executable bit, and the
+// package puts node.exe where Unix has bin/node.
+func nodeIn(dir string) string {
+	pinned := filepath.Join(dir, "node_modules", "node", "bin", "node")
+	if runtime.GOOS == "windows" {
+		pinned = filepath.Join(dir, "node_modules", "node", "bin", "node.exe")
+	}
+	if st, err := os.Stat(pinned); err == nil && !st.IsDir() && (runtime.GOOS == "windows" || st.Mode()&0o111 != 0) {
+		return pinned
+	}
+	return "node"
+}
+
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago. The
 // peers themselves bind port 0 and report the port the kernel chose, which
 // cannot race; FreePort is for tests that need a port number in advance.
@@ -93,17 +110,28 @@ func FreePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// Event is one JSON line a peer writes to fd 3: "ready", "spawn", "chat",
-// "kicked", "end" or "error", with the fields that event carries.
+// Event is one JSON line a peer writes to fd 3, with the fields that event
+// carries. Players report "spawn", "chat", "code_of_conduct", "dialog",
+// "death", "respawn", "block", "position", "kicked", "end" and "error";
+// servers "ready" and, for the minecraft-protocol flavour, "join", "leave",
+// "chat", "command", "code_of_conduct_accepted", "death" and "respawn". The
+// scripts in testdata/peers say which fields each has.
 type Event struct {
-	Event    string `json:"event"`
-	Port     int    `json:"port,omitempty"`
-	Version  string `json:"version,omitempty"`
-	Username string `json:"username,omitempty"`
-	Message  string `json:"message,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	T        int64  `json:"t,omitempty"` // milliseconds since the peer's process started
+	Event    string   `json:"event"`
+	Port     int      `json:"port,omitempty"`
+	Version  string   `json:"version,omitempty"`
+	Username string   `json:"username,omitempty"`
+	Message  string   `json:"message,omitempty"`
+	Text     string   `json:"text,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	T        int64    `json:"t,omitempty"`     // milliseconds since the peer's process started
+	Phase    string   `json:"phase,omitempty"` // a dialog's: "configuration" or "play"
+	Kind     string   `json:"kind,omitempty"`  // a dialog's type, e.g. "minecraft:notice"
+	Title    string   `json:"title,omitempty"` // a dialog's title
+	Name     string   `json:"name,omitempty"`  // a block's name ("" where no chunk is loaded)
+	X        *float64 `json:"x,omitempty"`     // a position (respawn, position, block)
+	Y        *float64 `json:"y,omitempty"`
+	Z        *float64 `json:"z,omitempty"`
 }
 
 // logBuffer keeps the last part of a peer's stdout and stderr.
@@ -172,7 +200,7 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s config: %w", name, err)
 	}
-	cmd := exec.Command("node", script, string(cfg))
+	cmd := exec.Command(nodeIn(dir), script, string(cfg))
 	cmd.Dir = dir
 	sidecartest.OwnProcessGroup(cmd)
 	log := &logBuffer{}
@@ -259,7 +287,7 @@ func (p *Peer) Stop() {
 		select {
 		case <-p.done:
 		case <-time.After(2 * time.Second):
-			signalGroup(pgid, syscall.SIGTERM)
+			sidecartest.TerminateProcessGroup(pgid)
 			select {
 			case <-p.done:
 			case <-time.After(3 * time.Second):

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 )
@@ -18,17 +17,24 @@ type ChatLine struct {
 	Text     string
 }
 
-// Player is a mineflayer player in a test server.
+// Client kinds a Player can be.
+const (
+	// ClientMineflayer is mineflayer 4.39.0 (testdata/peers/player.js): a
+	// whole bot, with a world, entities and chat rendering.
+	ClientMineflayer = "mineflayer"
+	// ClientBare is a bare minecraft-protocol 1.68.0 client
+	// (testdata/peers/bare.js): login, configuration, chat, respawn, no
+	// world. It is the second player where mineflayer cannot join.
+	ClientBare = "bare"
+)
+
+// Player is a player peer (mineflayer or a bare client) in a test server.
 type Player struct {
 	Username string
+	Client   string // ClientMineflayer or ClientBare
 
 	proc *Peer
-
-	mu      sync.Mutex
-	lines   []ChatLine
-	taken   []bool
-	changed chan struct{} // closed and replaced when lines or ended change
-	ended   error         // why the player left, once it has
+	log  *eventLog
 }
 
 // ErrPlayerGone is wrapped by errors from a player that has left the server.
@@ -38,71 +44,72 @@ var ErrPlayerGone = errors.New("the player has left the server")
 // once it has spawned. It leaves and is stopped in t.Cleanup.
 func StartPlayer(t testing.TB, srv *Server, username string) *Player {
 	t.Helper()
+	return startPlayer(t, srv, username, ClientMineflayer)
+}
+
+// StartBarePlayer starts a bare minecraft-protocol client called username
+// in srv and returns once the server has placed it. It leaves and is
+// stopped in t.Cleanup.
+func StartBarePlayer(t testing.TB, srv *Server, username string) *Player {
+	t.Helper()
+	return startPlayer(t, srv, username, ClientBare)
+}
+
+func startPlayer(t testing.TB, srv *Server, username, kind string) *Player {
+	t.Helper()
+	script := "player.js"
+	if kind == ClientBare {
+		script = "bare.js"
+	}
 	cfg := struct {
 		Host     string `json:"host"`
 		Port     int    `json:"port"`
 		Username string `json:"username"`
 		Version  string `json:"version"`
 	}{srv.Host, srv.Port, username, srv.Version}
-	p := &Player{Username: username, changed: make(chan struct{})}
-	p.proc = startNode(t, "player "+username, "player.js", cfg)
+	p := &Player{Username: username, Client: kind}
+	p.proc = startNode(t, kind+" "+username, script, cfg)
+	p.log = newEventLog("player " + username)
+	go p.follow()
 	ctx, cancel := context.WithTimeoutCause(context.Background(), startTimeout, errNotReady)
 	defer cancel()
-	if _, err := p.proc.waitFor(ctx, "spawn", p.record); err != nil {
-		t.Fatalf("peertest: player %s did not spawn in %s: %v", username, srv.Addr(), err)
+	if _, err := p.log.wait(ctx, "spawn", nil); err != nil {
+		t.Fatalf("peertest: %s player %s did not spawn in %s: %v", kind, username, srv.Addr(), err)
 	}
-	go p.follow()
 	return p
-}
-
-// record keeps one event from the player.
-func (p *Player) record(ev Event) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch ev.Event {
-	case "chat":
-		p.lines = append(p.lines, ChatLine{Username: ev.Username, Message: ev.Message, Text: ev.Text})
-		p.taken = append(p.taken, false)
-	case "kicked":
-		p.ended = fmt.Errorf("%w: kicked: %s", ErrPlayerGone, ev.Reason)
-	case "end":
-		if p.ended == nil {
-			p.ended = fmt.Errorf("%w: connection ended: %s", ErrPlayerGone, ev.Reason)
-		}
-	default:
-		return
-	}
-	close(p.changed)
-	p.changed = make(chan struct{})
 }
 
 // follow records events until the player's process closes its channel.
 func (p *Player) follow() {
 	for ev := range p.proc.events {
-		p.record(ev)
+		var gone error
+		switch ev.Event {
+		case "kicked":
+			gone = fmt.Errorf("%w: kicked: %s", ErrPlayerGone, ev.Reason)
+		case "end":
+			gone = fmt.Errorf("%w: connection ended: %s", ErrPlayerGone, ev.Reason)
+		case "error":
+			fmt.Fprintf(p.proc.log, "peertest: %s reported error: %s\n", p.proc.name, ev.Message)
+		}
+		p.log.add(ev, gone)
 	}
 	<-p.proc.done
-	p.mu.Lock()
-	if p.ended == nil {
-		p.ended = fmt.Errorf("%w: its process exited (%v)", ErrPlayerGone, p.proc.err)
-	}
-	close(p.changed)
-	p.changed = make(chan struct{})
-	p.mu.Unlock()
+	p.log.end(fmt.Errorf("%w: its process exited (%v)", ErrPlayerGone, p.proc.err))
 }
 
 // Chat says msg (or runs it, if it starts with a slash).
 func (p *Player) Chat(msg string) error {
-	p.mu.Lock()
-	ended := p.ended
-	p.mu.Unlock()
-	if ended != nil {
-		return ended
-	}
-	if err := p.proc.send(marshalLine(struct {
+	return p.command(struct {
 		Cmd  string `json:"cmd"`
 		Text string `json:"text"`
-	}{"chat", msg})); err != nil {
+	}{"chat", msg})
+}
+
+func (p *Player) command(v any) error {
+	if err := p.log.gone(); err != nil {
+		return err
+	}
+	if err := p.proc.send(marshalLine(v)); err != nil {
 		return fmt.Errorf("player %s: %w", p.Username, err)
 	}
 	return nil
@@ -110,41 +117,105 @@ func (p *Player) Chat(msg string) error {
 
 // WaitChat returns the first chat line this player has seen (since it
 // started, or from now on) for which match is true and that no earlier
-// WaitChat returned. It fails when ctx ends or the player leaves first.
+// wait returned. It fails when ctx ends or the player leaves first.
 func (p *Player) WaitChat(ctx context.Context, match func(ChatLine) bool) (ChatLine, error) {
-	for {
-		p.mu.Lock()
-		for i, l := range p.lines {
-			if !p.taken[i] && match(l) {
-				p.taken[i] = true
-				p.mu.Unlock()
-				return l, nil
-			}
-		}
-		changed, ended := p.changed, p.ended
-		p.mu.Unlock()
-		if ended != nil {
-			return ChatLine{}, fmt.Errorf("player %s: waiting for chat: %w", p.Username, ended)
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return ChatLine{}, fmt.Errorf("player %s: waiting for chat: %w (lines seen: %d)", p.Username, context.Cause(ctx), p.seen())
-		}
+	ev, err := p.log.wait(ctx, "chat", func(ev Event) bool { return match(chatLine(ev)) })
+	if err != nil {
+		return ChatLine{}, err
 	}
+	return chatLine(ev), nil
 }
+
+func chatLine(ev Event) ChatLine {
+	return ChatLine{Username: ev.Username, Message: ev.Message, Text: ev.Text}
+}
+
+// WaitEvent returns the first event named name ("death", "respawn",
+// "dialog", "code_of_conduct", …; see player.js and bare.js) for which
+// match (nil matches all) is true and that no earlier wait returned.
+func (p *Player) WaitEvent(ctx context.Context, name string, match func(Event) bool) (Event, error) {
+	return p.log.wait(ctx, name, match)
+}
+
+// Events returns every event named name the player has reported so far.
+func (p *Player) Events(name string) []Event { return p.log.all(name) }
 
 // Lines returns every chat line the player has seen so far.
 func (p *Player) Lines() []ChatLine {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]ChatLine(nil), p.lines...)
+	var out []ChatLine
+	for _, ev := range p.log.all("chat") {
+		out = append(out, chatLine(ev))
+	}
+	return out
 }
 
-func (p *Player) seen() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.lines)
+// BlockAt asks a mineflayer player which block it has at x, y, z: its name,
+// or "" where it has no chunk loaded.
+func (p *Player) BlockAt(ctx context.Context, x, y, z int) (string, error) {
+	if p.Client != ClientMineflayer {
+		return "", fmt.Errorf("player %s is a %s client, which keeps no world", p.Username, p.Client)
+	}
+	if err := p.command(struct {
+		Cmd string `json:"cmd"`
+		X   int    `json:"x"`
+		Y   int    `json:"y"`
+		Z   int    `json:"z"`
+	}{"block", x, y, z}); err != nil {
+		return "", err
+	}
+	ev, err := p.log.wait(ctx, "block", func(ev Event) bool {
+		return ev.X != nil && int(*ev.X) == x && int(*ev.Y) == y && int(*ev.Z) == z
+	})
+	if err != nil {
+		return "", err
+	}
+	return ev.Name, nil
+}
+
+// Entity asks a mineflayer player which entity it has for the player
+// called username: its type name ("player") and position, or "" if it has
+// none (the other player is out of sight, or gone).
+func (p *Player) Entity(ctx context.Context, username string) (name string, x, y, z float64, err error) {
+	if p.Client != ClientMineflayer {
+		return "", 0, 0, 0, fmt.Errorf("player %s is a %s client, which keeps no entities", p.Username, p.Client)
+	}
+	if err := p.command(struct {
+		Cmd      string `json:"cmd"`
+		Username string `json:"username"`
+	}{"entity", username}); err != nil {
+		return "", 0, 0, 0, err
+	}
+	ev, err := p.log.wait(ctx, "entity", func(ev Event) bool { return ev.Username == username })
+	if err != nil {
+		return "", 0, 0, 0, err
+	}
+	if ev.Name != "" && (ev.X == nil || ev.Y == nil || ev.Z == nil) {
+		return "", 0, 0, 0, fmt.Errorf("player %s reported an entity without a position", p.Username)
+	}
+	if ev.Name == "" {
+		return "", 0, 0, 0, nil
+	}
+	return ev.Name, *ev.X, *ev.Y, *ev.Z, nil
+}
+
+// Position asks a mineflayer player where it is.
+func (p *Player) Position(ctx context.Context) (x, y, z float64, err error) {
+	if p.Client != ClientMineflayer {
+		return 0, 0, 0, fmt.Errorf("player %s is a %s client; ask the server instead", p.Username, p.Client)
+	}
+	if err := p.command(struct {
+		Cmd string `json:"cmd"`
+	}{"position"}); err != nil {
+		return 0, 0, 0, err
+	}
+	ev, err := p.log.wait(ctx, "position", nil)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if ev.X == nil || ev.Y == nil || ev.Z == nil {
+		return 0, 0, 0, fmt.Errorf("player %s reported a position without coordinates", p.Username)
+	}
+	return *ev.X, *ev.Y, *ev.Z, nil
 }
 
 // Close makes the player leave and stops its process. It is safe to call

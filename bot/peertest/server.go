@@ -3,6 +3,7 @@ package peertest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"strconv"
 	"testing"
@@ -10,13 +11,16 @@ import (
 
 // Server flavours.
 const (
-	// FlavorFlyingSquid is flying-squid 1.12.0: a real world, chat, commands.
-	// It serves 1.21.1, 1.21.3 and 1.21.4.
+	// FlavorFlyingSquid is flying-squid 1.12.0: a superflat world, chat,
+	// commands. It serves 1.21.1, 1.21.3 and 1.21.4 (see FlyingSquidServes).
 	FlavorFlyingSquid = "flying-squid"
-	// FlavorMinecraftProtocol is a small minecraft-protocol 1.68.0 server:
-	// offline login, configuration, a spawn position, keep-alive and chat
-	// relay; enough to join, chat and stay. Use it for game versions
-	// flying-squid lacks (1.21 and 1.21.2).
+	// FlavorMinecraftProtocol is testdata/peers/mpserver.js, a small server
+	// on minecraft-protocol 1.68.0 with prismarine-chunk's chunks. It serves
+	// every release from 1.21 to 26.1.2: configuration as vanilla does it
+	// (with an optional dialog and code of conduct), a small world that
+	// commands can change, chunks loading and unloading as a player moves,
+	// player entities, vanilla-shaped chat, join and leave lines, /kill with
+	// a death message and respawn, and a console (Server.Command).
 	FlavorMinecraftProtocol = "minecraft-protocol"
 )
 
@@ -26,6 +30,33 @@ type ServerOptions struct {
 	MOTD         string // the status ping's message of the day
 	ViewDistance int    // chunks; default 4
 	Flavor       string // FlavorFlyingSquid (the default) or FlavorMinecraftProtocol
+
+	// The options below exist in the minecraft-protocol flavour only;
+	// StartServer fails a test that sets them for flying-squid.
+
+	// GameMode is the players' game mode: survival (the default),
+	// creative, adventure or spectator.
+	GameMode string
+	// CodeOfConduct is sent during configuration on 1.21.9 and later;
+	// configuration then waits until the client accepts it, as vanilla
+	// does. The server reports "code_of_conduct_accepted".
+	CodeOfConduct string
+	// ConfigDialog is the body text of a notice dialog sent during
+	// configuration on 1.21.6 and later.
+	ConfigDialog string
+}
+
+// mpserverConfig is mpserver.js's JSON configuration (its option names).
+type mpserverConfig struct {
+	Version       string `json:"version,omitempty"`
+	MOTD          string `json:"motd,omitempty"`
+	ViewDistance  int    `json:"viewDistance,omitempty"`
+	GameMode      string `json:"gameMode,omitempty"`
+	CodeOfConduct string `json:"codeOfConduct,omitempty"`
+	ConfigDialog  string `json:"configDialog,omitempty"`
+	StatusOnly    bool   `json:"statusOnly,omitempty"`
+	Protocol      int    `json:"protocol,omitempty"`
+	VersionName   string `json:"versionName,omitempty"`
 }
 
 // Server is a running test server on 127.0.0.1.
@@ -36,17 +67,29 @@ type Server struct {
 	Flavor  string
 
 	proc *Peer
+	log  *eventLog
 }
 
 // Addr is host:port.
 func (s *Server) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Port)) }
 
 // Command runs a server console command (without the slash), e.g.
-// "kill alex". Only the flying-squid flavour has a console.
+// "kill alex" or "say hello". Both flavours have a console; its answers go
+// to the server's log.
 func (s *Server) Command(line string) error { return s.proc.send([]byte(line)) }
 
 // Log returns what the server has printed so far.
 func (s *Server) Log() string { return s.proc.log.String() }
+
+// WaitEvent returns the first event named name the server reported (see
+// Event) for which match (nil matches all) is true and that no earlier
+// wait returned. flying-squid reports only "ready".
+func (s *Server) WaitEvent(ctx context.Context, name string, match func(Event) bool) (Event, error) {
+	return s.log.wait(ctx, name, match)
+}
+
+// Events returns every event named name the server has reported so far.
+func (s *Server) Events(name string) []Event { return s.log.all(name) }
 
 // StartServer starts a server and returns once it accepts logins. It is
 // stopped in t.Cleanup.
@@ -61,28 +104,75 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 	if opts.MOTD == "" {
 		opts.MOTD = "blockmate test server"
 	}
+	var cfg any
 	script := "server.js"
 	switch opts.Flavor {
 	case "", FlavorFlyingSquid:
 		opts.Flavor = FlavorFlyingSquid
+		if opts.GameMode != "" || opts.CodeOfConduct != "" || opts.ConfigDialog != "" {
+			t.Fatalf("peertest: flying-squid has no game mode, code of conduct or configuration dialog option; use Flavor: FlavorMinecraftProtocol")
+		}
+		cfg = mpserverConfig{Version: opts.Version, MOTD: opts.MOTD, ViewDistance: opts.ViewDistance}
 	case FlavorMinecraftProtocol:
 		script = "mpserver.js"
+		cfg = mpserverConfig{
+			Version: opts.Version, MOTD: opts.MOTD, ViewDistance: opts.ViewDistance,
+			GameMode: opts.GameMode, CodeOfConduct: opts.CodeOfConduct, ConfigDialog: opts.ConfigDialog,
+		}
 	default:
 		t.Fatalf("peertest: unknown server flavour %q (want %q or %q)", opts.Flavor, FlavorFlyingSquid, FlavorMinecraftProtocol)
 	}
-	cfg := struct {
-		Version      string `json:"version"`
-		MOTD         string `json:"motd"`
-		ViewDistance int    `json:"viewDistance"`
-	}{opts.Version, opts.MOTD, opts.ViewDistance}
-	p := startNode(t, opts.Flavor+" "+opts.Version, script, cfg)
+	return startServer(t, opts.Flavor+" "+opts.Version, script, cfg, opts.Version, opts.Flavor)
+}
+
+// StatusOnlyOptions configures StartStatusOnlyServer.
+type StatusOnlyOptions struct {
+	Protocol    int    // the protocol number the status ping announces; default 777
+	VersionName string // the version name it announces; default "26.3"
+	MOTD        string
+}
+
+// StartStatusOnlyServer starts a server that answers the status ping as a
+// release nothing here can speak (by default 26.3, protocol 777) and refuses
+// every login with vanilla's message for an outdated client
+// (multiplayer.disconnect.outdated_client, "Incompatible client! Please use
+// 26.3"). It is stopped in t.Cleanup.
+func StartStatusOnlyServer(t testing.TB, opts StatusOnlyOptions) *Server {
+	t.Helper()
+	if opts.Protocol == 0 {
+		opts.Protocol = 777
+	}
+	if opts.VersionName == "" {
+		opts.VersionName = "26.3"
+	}
+	if opts.MOTD == "" {
+		opts.MOTD = "blockmate test server"
+	}
+	cfg := mpserverConfig{StatusOnly: true, Protocol: opts.Protocol, VersionName: opts.VersionName, MOTD: opts.MOTD}
+	return startServer(t, "status-only "+opts.VersionName, "mpserver.js", cfg, opts.VersionName, FlavorMinecraftProtocol)
+}
+
+func startServer(t testing.TB, name, script string, cfg any, version, flavor string) *Server {
+	t.Helper()
+	p := startNode(t, name, script, cfg)
+	log := newEventLog(name)
+	go func() {
+		for ev := range p.events {
+			if ev.Event == "error" {
+				fmt.Fprintf(p.log, "peertest: %s reported error: %s\n", name, ev.Message)
+			}
+			log.add(ev, nil)
+		}
+		<-p.done
+		log.end(fmt.Errorf("the server exited (%v)", p.err))
+	}()
 	ctx, cancel := context.WithTimeoutCause(context.Background(), startTimeout, errNotReady)
 	defer cancel()
-	ev, err := p.waitFor(ctx, "ready", nil)
+	ev, err := log.wait(ctx, "ready", nil)
 	if err != nil {
-		t.Fatalf("peertest: %s server %s did not start: %v", opts.Flavor, opts.Version, err)
+		t.Fatalf("peertest: %s server did not start: %v", name, err)
 	}
-	return &Server{Host: "127.0.0.1", Port: ev.Port, Version: opts.Version, Flavor: opts.Flavor, proc: p}
+	return &Server{Host: "127.0.0.1", Port: ev.Port, Version: version, Flavor: flavor, proc: p, log: log}
 }
 
 // marshalLine encodes a command for a peer's stdin.

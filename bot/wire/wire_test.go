@@ -100,3 +100,24 @@ func FuzzReader(f *testing.F) {
 		_ = r.ByteArray()
 	})
 }
+
+// TestSince: Since returns exactly the bytes read after a Pos, and nothing
+// after an error or for a position that was never reached.
+func TestSince(t *testing.T) {
+	r := NewReader([]byte{1, 0x80, 0x01, 7})
+	r.Byte()
+	p := r.Pos()
+	if v := r.VarInt(); v != 128 {
+		t.Fatalf("VarInt %d", v)
+	}
+	if got := r.Since(p); len(got) != 2 || got[0] != 0x80 || got[1] != 0x01 || cap(got) != 2 {
+		t.Errorf("Since = %x (cap %d), want 8001", got, cap(got))
+	}
+	if r.Since(r.Pos()+1) != nil {
+		t.Error("Since a position not yet reached is not nil")
+	}
+	r.Bytes(5)
+	if r.Since(p) != nil {
+		t.Error("Since after an error is not nil")
+	}
+}

@@ -32,6 +32,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/blockmate/blockmate/bot/peertest"
 )
 
 // NS is a network namespace a test created.
@@ -43,11 +45,9 @@ type NS struct {
 var counter atomic.Int64
 
 // InCI reports whether the tests run in CI, where a namespace that cannot be
-// created is a failure rather than a skip.
-func InCI() bool {
-	v := os.Getenv("CI")
-	return v != "" && v != "false" && v != "0"
-}
+// created is a failure rather than a skip. It is peertest.InCI, the one
+// reader of the CI variable.
+func InCI() bool { return peertest.InCI() }
 
 // New creates a namespace with lo up, multicast on and a multicast route.
 // When namespaces cannot be created (not root, no iproute2), it fails the
@@ -126,18 +126,41 @@ func (ns *NS) IP(t testing.TB, args ...string) {
 	}
 }
 
+// Link joins ns to other with a veth pair, ns's end named ifname with
+// address addr and other's end otherIfname with otherAddr (CIDR, such as
+// "10.201.0.1/24"), both up and multicast-capable. It is the test's own
+// wire between two namespaces: nothing on it reaches a real interface.
+// Deleting either namespace removes the pair.
+func (ns *NS) Link(t testing.TB, ifname, addr string, other *NS, otherIfname, otherAddr string) {
+	t.Helper()
+	if out, err := exec.Command("ip", "link", "add", ifname, "netns", ns.Name, "type", "veth", "peer", "name", otherIfname, "netns", other.Name).CombinedOutput(); err != nil {
+		t.Fatalf("ip link add %s (veth to %s in %s): %v: %s", ifname, otherIfname, other.Name, err, out)
+	}
+	for _, end := range []struct {
+		ns           *NS
+		ifname, addr string
+	}{{ns, ifname, addr}, {other, otherIfname, otherAddr}} {
+		end.ns.IP(t, "addr", "add", end.addr, "dev", end.ifname)
+		end.ns.IP(t, "link", "set", end.ifname, "up", "multicast", "on")
+	}
+}
+
 // ForwardTCP makes the root namespace's 127.0.0.1:port reachable at
 // 127.0.0.1:port inside the namespace, so a peer a test started on the
 // host's loopback (flying-squid) can be joined by a blockmate running in the
 // namespace. The forwarder stops when the test ends.
-func (ns *NS) ForwardTCP(t testing.TB, port int) {
+func (ns *NS) ForwardTCP(t testing.TB, port int) { ns.ForwardTCPFrom(t, "127.0.0.1", port) }
+
+// ForwardTCPFrom is ForwardTCP listening on ip (an address the namespace
+// has, such as its end of a Link) instead of 127.0.0.1.
+func (ns *NS) ForwardTCPFrom(t testing.TB, ip string, port int) {
 	t.Helper()
 	var ln net.Listener
 	if err := ns.Do(func() (err error) {
-		ln, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		ln, err = net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port)))
 		return err
 	}); err != nil {
-		t.Fatalf("netnstest: listen on 127.0.0.1:%d in %s: %v", port, ns.Name, err)
+		t.Fatalf("netnstest: listen on %s:%d in %s: %v", ip, port, ns.Name, err)
 	}
 	target := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	var (

@@ -4,8 +4,9 @@ package netnstest
 
 import (
 	"errors"
-	"os"
 	"testing"
+
+	"github.com/blockmate/blockmate/bot/peertest"
 )
 
 // NS is a network namespace a test created; on this system there are none.
@@ -13,11 +14,9 @@ type NS struct {
 	Name string
 }
 
-// InCI reports whether the tests run in CI.
-func InCI() bool {
-	v := os.Getenv("CI")
-	return v != "" && v != "false" && v != "0"
-}
+// InCI reports whether the tests run in CI; it is peertest.InCI, the one
+// reader of the CI variable.
+func InCI() bool { return peertest.InCI() }
 
 // New skips the test (fails it in CI): network namespaces exist only on Linux.
 func New(t testing.TB) *NS {
@@ -42,3 +41,13 @@ func (ns *NS) IP(t testing.TB, args ...string) { t.Fatal("network namespaces exi
 
 // ForwardTCP fails the test.
 func (ns *NS) ForwardTCP(t testing.TB, port int) { t.Fatal("network namespaces exist only on Linux") }
+
+// ForwardTCPFrom fails the test.
+func (ns *NS) ForwardTCPFrom(t testing.TB, ip string, port int) {
+	t.Fatal("network namespaces exist only on Linux")
+}
+
+// Link fails the test.
+func (ns *NS) Link(t testing.TB, ifname, addr string, other *NS, otherIfname, otherAddr string) {
+	t.Fatal("network namespaces exist only on Linux")
+}

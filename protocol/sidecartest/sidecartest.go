@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -105,11 +104,14 @@ type Sidecar struct {
 	replies map[string]Reply
 	events  []protocol.Event
 	bad     []string // stdout lines that are not protocol
-	eof     bool
-	stderr  strings.Builder
-	nextID  int
-	exited  chan struct{}
-	code    int
+	// undocumented lists events whose payload does not match the catalog
+	// entry that documents it; the test fails with them at its end.
+	undocumented []string
+	eof          bool
+	stderr       strings.Builder
+	nextID       int
+	exited       chan struct{}
+	code         int
 }
 
 // Start runs `bin sidecar args...`; it is stopped in t.Cleanup.
@@ -172,6 +174,14 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 			KillProcessGroup(s.cmd.Process.Pid)
 			<-s.exited
 		}
+		s.mu.Lock()
+		undocumented := s.undocumented
+		s.mu.Unlock()
+		// Every event a sidecar wrote in any test matches the catalog
+		// entry that documents it (and so the README's event table).
+		for _, u := range undocumented {
+			t.Errorf("sidecartest: %s", u)
+		}
 		if t.Failed() {
 			t.Logf("sidecar stderr:\n%s", s.Stderr())
 		}
@@ -200,6 +210,9 @@ func (s *Sidecar) readStdout(r io.Reader) {
 			s.bad = append(s.bad, line)
 		case probe.Type == "event" && probe.ID == nil:
 			s.events = append(s.events, protocol.Event{Name: probe.Name, Payload: probe.Payload, Time: time.Now()})
+			if err := protocol.CheckEventPayload(probe.Name, probe.Payload); err != nil {
+				s.undocumented = append(s.undocumented, err.Error()+": "+line)
+			}
 		case probe.ID != nil && probe.OK != nil:
 			id := idText(probe.ID)
 			s.replies[id] = Reply{ID: id, OK: *probe.OK, Result: probe.Result, Error: probe.Error, Raw: line}
@@ -340,7 +353,7 @@ func (s *Sidecar) CloseStdin() {
 }
 
 // Signal sends a signal to the sidecar process.
-func (s *Sidecar) Signal(sig syscall.Signal) error { return s.cmd.Process.Signal(sig) }
+func (s *Sidecar) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
 
 // Pid is the sidecar's process id.
 func (s *Sidecar) Pid() int { return s.cmd.Process.Pid }

@@ -181,7 +181,7 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 		rep.IdleFigures[c.name] = m
 	}
 
-	rep.Machine = machine()
+	rep.Machine = machine(peers)
 	rep.Date = time.Now().UTC()
 	text := rep.table()
 	fmt.Print(text)
@@ -540,7 +540,7 @@ func (r *report) markdown() string {
 }
 
 // machine describes where the run happened.
-func machine() string {
+func machine(peers string) string {
 	cpu := "unknown CPU"
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
@@ -567,7 +567,7 @@ func machine() string {
 		kernel = ", Linux " + strings.TrimSpace(string(out))
 	}
 	nodeVersion := "node ?"
-	if out, err := exec.Command("node", "--version").Output(); err == nil {
+	if out, err := exec.Command(peertest.NodeIn(peers), "--version").Output(); err == nil {
 		nodeVersion = "node " + strings.TrimSpace(string(out))
 	}
 	return fmt.Sprintf("%s, %d CPUs%s%s; %s, %s", cpu, runtime.NumCPU(), mem, kernel, runtime.Version(), nodeVersion)

@@ -6,13 +6,25 @@
 // Commands arrive as JSON lines on stdin:
 //   {"cmd":"chat","text":"hello"}   say something (or run a /command)
 //   {"cmd":"quit"}                  leave the server and exit
+//   {"cmd":"block","x":0,"y":64,"z":0}   report the block mineflayer has there
+//   {"cmd":"position"}              report where mineflayer is
+//   {"cmd":"entity","username":"bob"}   report the entity mineflayer has for that player
 // Reports go to fd 3 as JSON lines:
 //   {"event":"spawn","t":ms}        first spawn; t is milliseconds since the process started
 //   {"event":"chat","username":"…","message":"…","text":"…"}  every chat line seen
+//   {"event":"code_of_conduct","text":"…"}   a code of conduct (minecraft-protocol accepts it)
+//   {"event":"dialog","phase":"configuration"|"play","title":"…","text":"…"}  a dialog shown
+//   {"event":"death","message":"…"} the server said this player died (and why)
+//   {"event":"respawn","x":…,"y":…,"z":…}  alive again after a death, at that position
+//   {"event":"block","x":…,"y":…,"z":…,"name":"…"}  answer to block ("" where no chunk is loaded)
+//   {"event":"position","x":…,"y":…,"z":…}  answer to position
+//   {"event":"entity","username":"…","name":"player","x":…,"y":…,"z":…}  answer to entity
+//                                   (name "" when mineflayer has no entity for the player)
 //   {"event":"kicked","reason":"…"} {"event":"end","reason":"…"} {"event":"error","message":"…"}
 const readline = require('readline')
 const { emit } = require('./events')
 const { dataVersion } = require('./versions')
+const { dialogSummary } = require('./dialogs')
 
 const opts = JSON.parse(process.argv[2] || '{}')
 const mineflayer = require('mineflayer')
@@ -48,7 +60,35 @@ bot.on('message', (msg, position, sender) => {
   emit('chat', { username, message, text, position })
 })
 
-bot.once('spawn', () => emit('spawn', { t: Math.round(performance.now()) }))
+// Configuration-phase packets arrive on the client before mineflayer's
+// plugins exist, so these listen on the protocol client itself.
+bot._client.on('code_of_conduct', (packet) => emit('code_of_conduct', { text: packet.contents }))
+bot._client.on('show_dialog', (packet) => {
+  const phase = bot._client.state === 'configuration' ? 'configuration' : 'play'
+  emit('dialog', { phase, ...dialogSummary(packet.dialog) })
+})
+bot._client.on('death_combat_event', (packet) => {
+  let message = ''
+  try {
+    const ChatMessage = require('prismarine-chat')(bot.registry)
+    message = ChatMessage.fromNotch(packet.message).toString()
+  } catch (err) {
+    message = JSON.stringify(packet.message)
+  }
+  emit('death', { message })
+})
+
+let spawned = false
+bot.on('spawn', () => {
+  if (!spawned) {
+    spawned = true
+    emit('spawn', { t: Math.round(performance.now()) })
+    for (const cmd of waiting.splice(0)) run(cmd)
+    return
+  }
+  const p = bot.entity.position
+  emit('respawn', { x: p.x, y: p.y, z: p.z })
+})
 bot.on('kicked', (reason) => emit('kicked', { reason: typeof reason === 'string' ? reason : JSON.stringify(reason) }))
 bot.on('error', (err) => emit('error', { message: String(err && err.message ? err.message : err) }))
 bot.on('end', (reason) => {
@@ -57,6 +97,8 @@ bot.on('end', (reason) => {
 })
 
 const rl = readline.createInterface({ input: process.stdin })
+// Commands that need the player in the world wait for its first spawn.
+const waiting = []
 rl.on('line', (line) => {
   let cmd
   try {
@@ -65,6 +107,14 @@ rl.on('line', (line) => {
     emit('error', { message: 'bad command line: ' + line })
     return
   }
+  if (!spawned && cmd.cmd !== 'quit') {
+    waiting.push(cmd)
+    return
+  }
+  run(cmd)
+})
+
+function run (cmd) {
   switch (cmd.cmd) {
     case 'chat':
       bot.chat(String(cmd.text))
@@ -72,10 +122,27 @@ rl.on('line', (line) => {
     case 'quit':
       bot.quit()
       break
+    case 'block': {
+      const { Vec3 } = require('vec3')
+      const block = bot.blockAt(new Vec3(cmd.x, cmd.y, cmd.z))
+      emit('block', { x: cmd.x, y: cmd.y, z: cmd.z, name: block ? block.name : '' })
+      break
+    }
+    case 'entity': {
+      const player = bot.players[cmd.username]
+      const e = player && player.entity
+      emit('entity', e ? { username: cmd.username, name: e.name || e.type, x: e.position.x, y: e.position.y, z: e.position.z } : { username: cmd.username, name: '' })
+      break
+    }
+    case 'position': {
+      const p = bot.entity.position
+      emit('position', { x: p.x, y: p.y, z: p.z })
+      break
+    }
     default:
       emit('error', { message: 'unknown command: ' + cmd.cmd })
   }
-})
+}
 // The test binary went away (or closed stdin): leave and exit.
 rl.on('close', () => {
   try { bot.quit() } catch (err) {}

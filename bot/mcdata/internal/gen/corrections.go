@@ -27,3 +27,217 @@ var Corrections = []Correction{
 		Why: "Server Links is clientbound only; minecraft-data also lists it as serverbound 0x09 in configuration",
 	},
 }
+
+// TypeCorrection replaces one part of a minecraft-data type definition (the
+// "types" of protocol.json) with the game's layout. The schema step
+// (protodef.go) applies them before it prints the layouts bot/protodef
+// reads item stacks, components, entity metadata and particles with. MD is
+// minecraft-data's text at Path, checked before the replacement, so that a
+// fixed minecraft-data fails the generator until the entry is dropped.
+type TypeCorrection struct {
+	// ID is the correction's number in notes/PROTOCOL-CHANGES.md §D (C5 …);
+	// corrections found while writing the schemas continue the numbering.
+	ID        string
+	Protocols []int
+	// Path names the part: a type name, then container field names and
+	// switch case names, "?" for an option's type and "[]" for an array's
+	// element, joined by dots.
+	Path string
+	// MD and Game are protodef JSON: minecraft-data's definition and the
+	// game's layout written in protodef's terms.
+	MD, Game string
+	Why      string
+}
+
+func (c TypeCorrection) applies(protocol int) bool {
+	for _, p := range c.Protocols {
+		if p == protocol {
+			return true
+		}
+	}
+	return false
+}
+
+// TypeCorrections are the known mistakes in the pinned minecraft-data's
+// item stack, component, metadata and particle layouts, each checked
+// against the decompiled game (sources in notes/PROTOCOL-CHANGES.md).
+var TypeCorrections = []TypeCorrection{
+	{
+		ID: "C5", Protocols: []int{767, 768, 769, 770, 771, 772},
+		Path: "entityMetadataEntry.value.optional_global_pos",
+		MD:   `["option","string"]`,
+		Game: `["option",["container",[{"name":"dimensionName","type":"string"},{"name":"location","type":"position"}]]]`,
+		Why:  "the game's EntityDataSerializers.OPTIONAL_GLOBAL_POS is Optional<GlobalPos>, a dimension identifier and a packed position (1.21.1 and 1.21.4 GlobalPos.STREAM_CODEC); minecraft-data fixed it at 1.21.9",
+	},
+	{
+		ID: "C6", Protocols: []int{768},
+		Path: "SlotComponent.data.custom_model_data",
+		MD:   `["container",[{"name":"floats","type":["array",{"countType":"varint","type":"f32"}]},{"name":"flags","type":["array",{"countType":"varint","type":"bool"}]},{"name":"strings","type":["array",{"countType":"varint","type":"string"}]},{"name":"colors","type":["array",{"countType":"varint","type":"i32"}]}]]`,
+		Game: `"varint"`,
+		Why:  "1.21.3's CustomModelData is a record of one int sent as a VarInt; the lists of floats, flags, strings and colours arrive with 1.21.4",
+	},
+	{
+		ID: "C7", Protocols: []int{768},
+		Path: "BannerPatternLayer.pattern",
+		MD:   `"ItemSoundHolder"`,
+		Game: `["registryEntryHolder",{"baseName":"patternId","otherwise":{"name":"data","type":"BannerPattern"}}]`,
+		Why:  "1.21.3's BannerPatternLayers.Layer.STREAM_CODEC reads a Holder<BannerPattern> (inline: asset id and translation key), not a sound event",
+	},
+	// Found while writing the schemas, by reading every component's
+	// STREAM_CODEC in the decompiled game of 1.21.1, 1.21.3, 1.21.4, 1.21.7,
+	// 1.21.11 and 26.1.2 beside minecraft-data's layout.
+	{
+		ID: "C12", Protocols: []int{770, 771, 772, 773},
+		Path: "DataComponentMatchers.partialMatchers",
+		MD:   `["array",{"countType":"varint","type":"varint"}]`,
+		Game: `["array",{"countType":"varint","type":["container",[{"name":"type","type":"varint"},{"name":"predicate","type":"anonymousNbt"}]]}]`,
+		Why:  "a partial matcher is a predicate type id and the predicate's value as NBT (1.21.7 DataComponentPredicate.SINGLE_STREAM_CODEC: a registry dispatch to ByteBufCodecs.fromCodecWithRegistries; the same in a 1.21.9/1.21.10 decompile), not a bare id",
+	},
+	{
+		ID: "C12", Protocols: []int{774, 775},
+		Path: "DataComponentMatchers.partialMatchers",
+		MD:   `["array",{"countType":"varint","type":"varint"}]`,
+		Game: `["array",{"countType":"varint","type":["container",[{"name":"isPredicateType","type":"bool"},{"name":"type","type":"varint"},{"name":"predicate","type":"anonymousNbt"}]]}]`,
+		Why:  "from 1.21.11 a partial matcher's type is either a predicate type or a component type (a boolean, then the registry id: 1.21.11 ComponentPredicate.Type.PACKET_CODEC, 26.1.2 DataComponentPredicate.Type.STREAM_CODEC), then its value as NBT",
+	},
+	{
+		ID: "C13", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775},
+		Path: "ItemBlockPredicate.nbt",
+		MD:   `"anonOptionalNbt"`,
+		Game: `["option","anonymousNbt"]`,
+		Why:  "BlockPredicate.STREAM_CODEC writes ByteBufCodecs.optional(NbtPredicate.STREAM_CODEC): a presence boolean, then a compound (1.21.1 to 26.1.2), not NBT whose TAG_End means none",
+	},
+	{
+		ID: "C14", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775},
+		Path: "ItemBlockProperty.value.false",
+		MD:   `["container",[{"name":"minValue","type":"string"},{"name":"maxValue","type":"string"}]]`,
+		Game: `["container",[{"name":"minValue","type":["option","string"]},{"name":"maxValue","type":["option","string"]}]]`,
+		Why:  "StatePropertiesPredicate.RangedMatcher.STREAM_CODEC writes both bounds as optional strings (1.21.1 to 26.1.2)",
+	},
+	{
+		ID: "C15", Protocols: []int{767},
+		Path: "EntityMetadataPaintingVariant",
+		MD:   `["container",[{"name":"width","type":"i32"},{"name":"height","type":"i32"},{"name":"assetId","type":"string"},{"name":"title","type":["option","anonymousNbt"]},{"name":"author","type":["option","anonymousNbt"]}]]`,
+		Game: `["container",[{"name":"width","type":"varint"},{"name":"height","type":"varint"},{"name":"assetId","type":"string"}]]`,
+		Why:  "1.21.1's PaintingVariant.DIRECT_STREAM_CODEC is width and height as VarInts and the asset id; title and author arrive with 1.21.2",
+	},
+	{
+		ID: "C15", Protocols: []int{768, 769, 770, 771, 772, 773, 774, 775},
+		Path: "EntityMetadataPaintingVariant",
+		MD:   `["container",[{"name":"width","type":"i32"},{"name":"height","type":"i32"},{"name":"assetId","type":"string"},{"name":"title","type":["option","anonymousNbt"]},{"name":"author","type":["option","anonymousNbt"]}]]`,
+		Game: `["container",[{"name":"width","type":"varint"},{"name":"height","type":"varint"},{"name":"assetId","type":"string"},{"name":"title","type":["option","anonymousNbt"]},{"name":"author","type":["option","anonymousNbt"]}]]`,
+		Why:  "PaintingVariant.DIRECT_STREAM_CODEC writes width and height as VarInts, not ints (1.21.3, 1.21.4, 1.21.7, 1.21.11, 26.1.2)",
+	},
+	{
+		ID: "C16", Protocols: []int{767},
+		Path: "SlotComponent.data.food.usingConvertsTo",
+		MD:   `"Slot"`,
+		Game: `["option","Slot"]`,
+		Why:  "1.21.1's FoodProperties.DIRECT_STREAM_CODEC writes ItemStack.STREAM_CODEC.apply(ByteBufCodecs::optional): a presence boolean, then a stack",
+	},
+	{
+		ID: "C17", Protocols: []int{767},
+		Path: "SlotComponent.data.potion_contents",
+		MD:   `["container",[{"name":"potionId","type":["option","varint"]},{"name":"customColor","type":["option","i32"]},{"name":"customEffects","type":["array",{"countType":"varint","type":"ItemPotionEffect"}]},{"name":"customName","type":["option","string"]}]]`,
+		Game: `["container",[{"name":"potionId","type":["option","varint"]},{"name":"customColor","type":["option","i32"]},{"name":"customEffects","type":["array",{"countType":"varint","type":"ItemPotionEffect"}]}]]`,
+		Why:  "1.21.1's PotionContents.STREAM_CODEC has no custom name; it arrives with 1.21.2",
+	},
+	{
+		ID: "C18", Protocols: []int{767},
+		Path: "InstrumentData",
+		MD:   `["container",[{"name":"soundEvent","type":"ItemSoundHolder"},{"name":"useDuration","type":"f32"},{"name":"range","type":"f32"},{"name":"description","type":"anonymousNbt"}]]`,
+		Game: `["container",[{"name":"soundEvent","type":"ItemSoundHolder"},{"name":"useDuration","type":"varint"},{"name":"range","type":"f32"}]]`,
+		Why:  "1.21.1's Instrument.DIRECT_STREAM_CODEC is a sound, the use duration as a VarInt and the range; the float duration and the description arrive with 1.21.2",
+	},
+	{
+		ID: "C19", Protocols: []int{767},
+		Path: "ArmorTrimMaterial",
+		MD:   `["container",[{"name":"assetName","type":"string"},{"name":"ingredientId","type":"varint"},{"name":"overrideArmorAssets","type":["array",{"countType":"varint","type":["container",[{"name":"key","type":"string"},{"name":"value","type":"string"}]]}]},{"name":"description","type":"anonymousNbt"}]]`,
+		Game: `["container",[{"name":"assetName","type":"string"},{"name":"ingredientId","type":"varint"},{"name":"itemModelIndex","type":"f32"},{"name":"overrideArmorAssets","type":["array",{"countType":"varint","type":["container",[{"name":"key","type":"varint"},{"name":"value","type":"string"}]]}]},{"name":"description","type":"anonymousNbt"}]]`,
+		Why:  "1.21.1's TrimMaterial.DIRECT_STREAM_CODEC has an item model index (float) after the ingredient, and its overrides are keyed by armor material registry id",
+	},
+	{
+		ID: "C19", Protocols: []int{768},
+		Path: "ArmorTrimMaterial",
+		MD:   `["container",[{"name":"assetName","type":"string"},{"name":"ingredientId","type":"varint"},{"name":"overrideArmorAssets","type":["array",{"countType":"varint","type":["container",[{"name":"key","type":"string"},{"name":"value","type":"string"}]]}]},{"name":"description","type":"anonymousNbt"}]]`,
+		Game: `["container",[{"name":"assetName","type":"string"},{"name":"ingredientId","type":"varint"},{"name":"itemModelIndex","type":"f32"},{"name":"overrideArmorAssets","type":["array",{"countType":"varint","type":["container",[{"name":"key","type":"string"},{"name":"value","type":"string"}]]}]},{"name":"description","type":"anonymousNbt"}]]`,
+		Why:  "1.21.3's TrimMaterial.DIRECT_STREAM_CODEC has an item model index (float) after the ingredient; it goes with 1.21.4",
+	},
+	{
+		ID: "C20", Protocols: []int{767},
+		Path: "Particle.data.dust_color_transition",
+		MD:   `["container",[{"name":"fromRed","type":"f32"},{"name":"fromGreen","type":"f32"},{"name":"fromBlue","type":"f32"},{"name":"scale","type":"f32"},{"name":"toRed","type":"f32"},{"name":"toGreen","type":"f32"},{"name":"toBlue","type":"f32"}]]`,
+		Game: `["container",[{"name":"fromRed","type":"f32"},{"name":"fromGreen","type":"f32"},{"name":"fromBlue","type":"f32"},{"name":"toRed","type":"f32"},{"name":"toGreen","type":"f32"},{"name":"toBlue","type":"f32"},{"name":"scale","type":"f32"}]]`,
+		Why:  "1.21.1's DustColorTransitionOptions.STREAM_CODEC writes the two colours, then the scale (the same 28 bytes, read into the wrong fields by minecraft-data's order)",
+	},
+	{
+		ID: "C22", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775},
+		Path: "ItemWrittenBookPage.filteredContent",
+		MD:   `"anonOptionalNbt"`,
+		Game: `["option","anonymousNbt"]`,
+		Why:  "a written book page is Filterable.streamCodec(ComponentSerialization.STREAM_CODEC): the raw text, then ByteBufCodecs.optional of the filtered text, a presence boolean before its NBT (1.21.1 to 26.1.2)",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.damage_type",
+		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"damageType","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"damageTypeId","otherwise":{"name":"data","type":"DamageTypeData"}}],"false":"string"}}]}]]`,
+		Game: `"varint"`,
+		Why:  "26.1.2's damage_type component is DamageType.STREAM_CODEC, ByteBufCodecs.holderRegistry: a plain registry id (1.21.11's either-of-holder-or-key form is gone)",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.damage_resistant",
+		MD:   `"string"`,
+		Game: `"IDSet"`,
+		Why:  "26.1.2's DamageResistant.STREAM_CODEC is ByteBufCodecs.holderSet(DAMAGE_TYPE), not a tag key",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.instrument",
+		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"data","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"instrumentId","otherwise":{"name":"data","type":"InstrumentData"}}],"false":"string"}}]}]]`,
+		Game: `["registryEntryHolder",{"baseName":"instrumentId","otherwise":{"name":"data","type":"InstrumentData"}}]`,
+		Why:  "26.1.2's InstrumentComponent.STREAM_CODEC is Instrument.STREAM_CODEC, a plain holder (no either-of-holder-or-key boolean)",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.provides_trim_material",
+		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"material","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"materialId","otherwise":{"name":"data","type":"ArmorTrimMaterial"}}],"false":"string"}}]}]]`,
+		Game: `["registryEntryHolder",{"baseName":"materialId","otherwise":{"name":"data","type":"ArmorTrimMaterial"}}]`,
+		Why:  "26.1.2's provides_trim_material component is TrimMaterial.STREAM_CODEC, a plain holder",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.jukebox_playable",
+		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"song","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"songId","otherwise":{"name":"data","type":"JukeboxSongData"}}],"false":"string"}}]}]]`,
+		Game: `["registryEntryHolder",{"baseName":"songId","otherwise":{"name":"data","type":"JukeboxSongData"}}]`,
+		Why:  "26.1.2's JukeboxPlayable.STREAM_CODEC is JukeboxSong.STREAM_CODEC, a plain holder",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.provides_banner_patterns",
+		MD:   `"string"`,
+		Game: `"IDSet"`,
+		Why:  "26.1.2's provides_banner_patterns component is ByteBufCodecs.holderSet(BANNER_PATTERN), not a tag key",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.chicken/variant",
+		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
+		Game: `"varint"`,
+		Why:  "26.1.2's ChickenVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id, with no inline form",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.chicken/sound_variant",
+		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
+		Game: `"varint"`,
+		Why:  "26.1.2's ChickenSoundVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id",
+	},
+	{
+		ID: "C21", Protocols: []int{775},
+		Path: "SlotComponent.data.zombie_nautilus/variant",
+		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
+		Game: `"varint"`,
+		Why:  "26.1.2's ZombieNautilusVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id",
+	},
+}

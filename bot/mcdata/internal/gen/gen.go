@@ -144,7 +144,20 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{"packets_gen.go": packets, "lang_gen.go": lang}, nil
+	files := map[string][]byte{"packets_gen.go": packets, "lang_gen.go": lang}
+	game, err := generateGame(dataDir, version)
+	if err != nil {
+		return nil, err
+	}
+	for name, content := range game {
+		files[name] = content
+	}
+	schema, err := generateSchemas(dataDir, version)
+	if err != nil {
+		return nil, err
+	}
+	files["schema_gen.go"] = schema
+	return files, nil
 }
 
 func packageVersion(pkgDir string) (string, error) {

@@ -1,0 +1,461 @@
+package codec
+
+import (
+	"github.com/blockmate/blockmate/bot/chat"
+	"github.com/blockmate/blockmate/bot/wire"
+)
+
+// Every layout as protocol 767 (1.21, 1.21.1) has it. Sources: the
+// protocol definitions of minecraft-data (pc/1.21.1/protocol.json) and the
+// wiki's Java Edition protocol page for 1.21; where they disagree, the game
+// decides (see the comments).
+func init() { define(767, base) }
+
+// String limits, in characters, as the game reads them.
+const (
+	maxString     = 32767
+	maxIdentifier = 32767
+	maxName       = 16
+	maxChat       = 256
+	maxJSONText   = 262144
+)
+
+func base(c *Codec) {
+	c.WriteHandshake = writeHandshake
+	c.WriteLoginStart = writeLoginStart
+	c.LoginCompress = func(r *wire.Reader) int32 { return r.VarInt() }
+	c.LoginSuccess = func(r *wire.Reader) LoginSuccess {
+		s := loginSuccess(r)
+		_ = r.Bool() // strict error handling (1.20.5 to 1.21.1)
+		return s
+	}
+	c.LoginDisconnect = func(r *wire.Reader) any { return chat.ParseJSON(r.String(maxJSONText)) }
+	c.LoginPluginRequest = func(r *wire.Reader) PluginRequest {
+		return PluginRequest{MessageID: r.VarInt(), Channel: r.String(maxIdentifier), Data: r.Rest()}
+	}
+	c.WriteLoginPluginResponse = func(w *wire.Writer, p PluginResponse) {
+		w.VarInt(p.MessageID)
+		w.Bool(p.Understood)
+		if p.Understood {
+			w.Raw(p.Data)
+		}
+	}
+
+	c.KeepAlive = func(r *wire.Reader) int64 { return r.Int64() }
+	c.WriteKeepAlive = func(w *wire.Writer, id int64) { w.Int64(id) }
+	c.Ping = func(r *wire.Reader) int32 { return r.Int32() }
+	c.WritePong = func(w *wire.Writer, id int32) { w.Int32(id) }
+	c.CookieRequest = func(r *wire.Reader) string { return r.String(maxIdentifier) }
+	c.WriteCookieResponse = func(w *wire.Writer, cr CookieResponse) {
+		w.String(cr.Key)
+		w.Bool(cr.Payload != nil)
+		if cr.Payload != nil {
+			w.ByteArray(cr.Payload)
+		}
+	}
+	c.AddResourcePack = func(r *wire.Reader) ResourcePack {
+		return ResourcePack{UUID: r.UUID(), URL: r.String(maxString), Hash: r.String(40), Forced: r.Bool(), Prompt: r.OptionalNBT()}
+	}
+	c.WriteResourcePackResponse = func(w *wire.Writer, p ResourcePackResponse) {
+		w.UUID(p.UUID)
+		w.VarInt(p.Result)
+	}
+	c.Transfer = func(r *wire.Reader) Transfer { return Transfer{Host: r.String(maxString), Port: r.VarInt()} }
+	c.Disconnect = func(r *wire.Reader) any { return r.NBT() }
+	c.WriteCustomPayload = func(w *wire.Writer, channel string, data []byte) {
+		w.String(channel)
+		w.Raw(data)
+	}
+
+	c.WriteClientInformation = writeClientInformation
+	c.SelectKnownPacks = func(r *wire.Reader) []KnownPack {
+		n := r.Count(3)
+		packs := make([]KnownPack, 0, n)
+		for i := 0; i < n && r.Err() == nil; i++ {
+			packs = append(packs, KnownPack{Namespace: r.String(maxString), ID: r.String(maxString), Version: r.String(maxString)})
+		}
+		return packs
+	}
+	c.WriteSelectKnownPacks = func(w *wire.Writer, packs []KnownPack) {
+		w.VarInt(int32(len(packs)))
+		for _, p := range packs {
+			w.String(p.Namespace)
+			w.String(p.ID)
+			w.String(p.Version)
+		}
+	}
+	c.RegistryData = registryData
+
+	c.SpawnInfo = spawnInfo
+	c.PlayLogin = func(r *wire.Reader) PlayLogin { return playLogin(c, r) }
+	c.Respawn = func(r *wire.Reader) Respawn { return Respawn{Spawn: c.SpawnInfo(r), DataKept: r.Byte()} }
+	c.PositionSync = func(r *wire.Reader) PositionSync {
+		var p PositionSync
+		p.X, p.Y, p.Z = r.Float64(), r.Float64(), r.Float64()
+		p.Yaw, p.Pitch = r.Float32(), r.Float32()
+		p.Relative = uint32(r.Byte())
+		p.TeleportID = r.VarInt()
+		return p
+	}
+	c.WriteTeleportConfirm = func(w *wire.Writer, id int32) { w.VarInt(id) }
+	c.WriteMovement = func(w *wire.Writer, m Movement) {
+		writePositionLook(w, m)
+		w.Bool(m.OnGround)
+	}
+	c.SendsPlayerLoaded = false
+
+	c.UpdateHealth = func(r *wire.Reader) Health {
+		return Health{Health: r.Float32(), Food: r.VarInt(), Saturation: r.Float32()}
+	}
+	c.Experience = func(r *wire.Reader) Experience {
+		return Experience{Bar: r.Float32(), Level: r.VarInt(), Total: r.VarInt()}
+	}
+	c.GameStateChange = func(r *wire.Reader) GameStateChange {
+		return GameStateChange{Reason: r.Byte(), Value: r.Float32()}
+	}
+	c.TimeUpdate = func(r *wire.Reader) TimeUpdate {
+		t := TimeUpdate{WorldAge: r.Int64(), TimeOfDay: r.Int64()}
+		// Before 1.21.2 a negative time of day meant the daylight cycle
+		// stood still.
+		t.TickDayTime = t.TimeOfDay >= 0
+		if t.TimeOfDay < 0 {
+			t.TimeOfDay = -t.TimeOfDay
+		}
+		return t
+	}
+	c.HeldSlot = func(r *wire.Reader) int32 { return int32(r.Int8()) }
+	c.DeathCombatEvent = func(r *wire.Reader) CombatDeath { return CombatDeath{PlayerID: r.VarInt(), Message: r.NBT()} }
+	c.DamageEvent = func(r *wire.Reader) DamageEvent {
+		d := DamageEvent{EntityID: r.VarInt(), SourceType: r.VarInt(), SourceCause: r.VarInt(), SourceDirect: r.VarInt()}
+		if r.Bool() {
+			d.SourcePos = &[3]float64{r.Float64(), r.Float64(), r.Float64()}
+		}
+		return d
+	}
+
+	// Entity metadata types of 1.20.5 to 1.21.4 (minecraft-data's
+	// entityMetadataEntry; TestMetadataTypesMatchMinecraftData checks them).
+	c.MetadataTypes = []MetadataKind{
+		MetaByte, MetaVarInt, MetaVarLong, MetaFloat, MetaString, MetaComponent, MetaOptionalComponent, MetaItemStack,
+		MetaBool, MetaRotations, MetaBlockPos, MetaOptionalBlockPos, MetaDirection, MetaOptionalUUID, MetaBlockState,
+		MetaOptionalBlockState, MetaNBT, MetaParticle, MetaParticles, MetaVillagerData, MetaOptionalVarInt, MetaPose,
+		MetaCatVariant, MetaWolfVariant, MetaFrogVariant, MetaOptionalGlobalPos, MetaPaintingVariant, MetaSnifferState,
+		MetaArmadilloState, MetaVector3, MetaQuaternion,
+	}
+	c.EntityMetadata = func(r *wire.Reader) EntityMetadata { return entityMetadata(c, r) }
+
+	c.PlayerInfoActions = []PlayerInfoAction{ActionAddPlayer, ActionInitializeChat, ActionGameMode, ActionListed, ActionLatency, ActionDisplayName}
+	c.PlayerInfo = func(r *wire.Reader) PlayerInfoUpdate { return playerInfo(c, r) }
+	c.PlayerRemove = func(r *wire.Reader) [][16]byte {
+		n := r.Count(16)
+		ids := make([][16]byte, 0, n)
+		for i := 0; i < n && r.Err() == nil; i++ {
+			ids = append(ids, r.UUID())
+		}
+		return ids
+	}
+
+	c.SystemChat = func(r *wire.Reader) SystemChat { return SystemChat{Content: r.NBT(), Overlay: r.Bool()} }
+	c.ChatTypeRef = chatTypeRef
+	c.PlayerChat = func(r *wire.Reader) PlayerChat { return playerChat(c, r) }
+	c.ProfilelessChat = func(r *wire.Reader) ProfilelessChat {
+		return ProfilelessChat{Message: r.NBT(), ChatType: c.ChatTypeRef(r), SenderName: r.NBT(), Target: r.OptionalNBT()}
+	}
+	c.WriteChatMessage = func(w *wire.Writer, m ChatMessage) {
+		w.String(m.Message)
+		w.Int64(m.Timestamp)
+		w.Int64(m.Salt)
+		w.Bool(m.Signature != nil)
+		if m.Signature != nil {
+			w.Raw(m.Signature)
+		}
+		w.VarInt(m.Offset)
+		w.Raw(m.Acknowledged[:])
+	}
+	c.WriteChatCommand = func(w *wire.Writer, command string) { w.String(command) }
+	c.WriteMessageAcknowledgement = func(w *wire.Writer, count int32) { w.VarInt(count) }
+	c.WriteClientCommand = func(w *wire.Writer, action int32) { w.VarInt(action) }
+
+	c.ChunkBatchFinished = func(r *wire.Reader) int32 { return r.VarInt() }
+	c.WriteChunkBatchReceived = func(w *wire.Writer, perTick float32) { w.Float32(perTick) }
+}
+
+func writeHandshake(w *wire.Writer, h Handshake) {
+	w.VarInt(h.Protocol)
+	w.String(h.Host)
+	w.Uint16(h.Port)
+	w.VarInt(h.Intent)
+}
+
+func writeLoginStart(w *wire.Writer, l LoginStart) {
+	w.String(l.Name)
+	w.UUID(l.UUID)
+}
+
+// loginSuccess reads the fields every version's login success starts with.
+func loginSuccess(r *wire.Reader) LoginSuccess {
+	s := LoginSuccess{UUID: r.UUID(), Name: r.String(maxName)}
+	s.Properties = properties(r)
+	return s
+}
+
+func properties(r *wire.Reader) []Property {
+	n := r.Count(3)
+	props := make([]Property, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		p := Property{Name: r.String(64), Value: r.String(maxString)}
+		if r.Bool() {
+			p.Signed, p.Signature = true, r.String(1024)
+		}
+		props = append(props, p)
+	}
+	return props
+}
+
+// writeClientInformation writes the settings every version sends; later
+// versions append to it.
+func writeClientInformation(w *wire.Writer, c ClientInformation) {
+	w.String(c.Locale)
+	w.Int8(c.ViewDistance)
+	w.VarInt(c.ChatMode)
+	w.Bool(c.ChatColors)
+	w.Byte(c.SkinParts)
+	w.VarInt(c.MainHand)
+	w.Bool(c.TextFiltering)
+	w.Bool(c.AllowServerListing)
+}
+
+func registryData(r *wire.Reader) RegistryData {
+	d := RegistryData{ID: r.String(maxIdentifier)}
+	n := r.Count(2)
+	d.Entries = make([]RegistryEntry, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		e := RegistryEntry{Name: r.String(maxIdentifier)}
+		if r.Bool() {
+			e.Data = r.NBT()
+		}
+		d.Entries = append(d.Entries, e)
+	}
+	return d
+}
+
+// spawnInfo is the spawn info of 1.20.5 to 1.21.1.
+func spawnInfo(r *wire.Reader) SpawnInfo {
+	s := SpawnInfo{
+		DimensionType: r.VarInt(), Dimension: r.String(maxIdentifier), HashedSeed: r.Int64(),
+		GameMode: r.Int8(), PreviousGameMode: r.Int8(), Debug: r.Bool(), Flat: r.Bool(),
+	}
+	if r.Bool() {
+		dim := r.String(maxIdentifier)
+		x, y, z := r.Position()
+		s.DeathLocation = &GlobalPos{Dimension: dim, Pos: BlockPos{x, y, z}}
+	}
+	s.PortalCooldown = r.VarInt()
+	return s
+}
+
+func playLogin(c *Codec, r *wire.Reader) PlayLogin {
+	l := PlayLogin{EntityID: r.Int32(), Hardcore: r.Bool()}
+	n := r.Count(1)
+	l.Dimensions = make([]string, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		l.Dimensions = append(l.Dimensions, r.String(maxIdentifier))
+	}
+	l.MaxPlayers, l.ViewDistance, l.SimulationDistance = r.VarInt(), r.VarInt(), r.VarInt()
+	l.ReducedDebugInfo, l.RespawnScreen, l.LimitedCrafting = r.Bool(), r.Bool(), r.Bool()
+	l.Spawn = c.SpawnInfo(r)
+	l.EnforcesSecureChat = r.Bool()
+	return l
+}
+
+// writePositionLook writes what every version's position_look starts with.
+func writePositionLook(w *wire.Writer, m Movement) {
+	w.Float64(m.X)
+	w.Float64(m.Y)
+	w.Float64(m.Z)
+	w.Float32(m.Yaw)
+	w.Float32(m.Pitch)
+}
+
+func playerInfo(c *Codec, r *wire.Reader) PlayerInfoUpdate {
+	// The action set is a byte while there are at most eight actions.
+	bits := uint32(r.Byte())
+	var u PlayerInfoUpdate
+	var order []PlayerInfoAction
+	for i, a := range c.PlayerInfoActions {
+		if bits&(1<<i) != 0 {
+			u.Actions |= 1 << a
+			order = append(order, a)
+		}
+	}
+	if unknown := bits >> len(c.PlayerInfoActions); unknown != 0 {
+		r.Failf("player info has action bits %#x that %s does not define", bits, c)
+		return u
+	}
+	n := r.Count(16)
+	u.Entries = make([]PlayerInfoEntry, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		e := PlayerInfoEntry{UUID: r.UUID()}
+		for _, a := range order {
+			switch a {
+			case ActionAddPlayer:
+				e.Name = r.String(maxName)
+				e.Properties = properties(r)
+			case ActionInitializeChat:
+				if r.Bool() {
+					_ = r.UUID()      // session id
+					_ = r.Int64()     // key expiry
+					_ = r.ByteArray() // public key
+					_ = r.ByteArray() // key signature
+				}
+			case ActionGameMode:
+				e.GameMode = r.VarInt()
+			case ActionListed:
+				e.Listed = r.Bool()
+			case ActionLatency:
+				e.Latency = r.VarInt()
+			case ActionDisplayName:
+				e.DisplayName = r.OptionalNBT()
+			case ActionListOrder:
+				e.ListOrder = r.VarInt()
+			case ActionShowHat:
+				e.ShowHat = r.Bool()
+			}
+		}
+		u.Entries = append(u.Entries, e)
+	}
+	return u
+}
+
+// chatTypeRef reads a chat type holder: a VarInt that is the registry index
+// plus one, or 0 followed by the type inline.
+func chatTypeRef(r *wire.Reader) ChatTypeRef {
+	id := r.VarInt()
+	if id != 0 {
+		return ChatTypeRef{Registry: id - 1}
+	}
+	ref := ChatTypeRef{Registry: -1, Inline: ChatType{TranslationKey: r.String(maxString)}}
+	n := r.Count(1)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		switch r.VarInt() {
+		case 0:
+			ref.Inline.Parameters = append(ref.Inline.Parameters, "content")
+		case 1:
+			ref.Inline.Parameters = append(ref.Inline.Parameters, "sender")
+		case 2:
+			ref.Inline.Parameters = append(ref.Inline.Parameters, "target")
+		default:
+			r.Failf("chat type parameter out of range")
+		}
+	}
+	_ = r.NBT() // style
+	return ref
+}
+
+func playerChat(c *Codec, r *wire.Reader) PlayerChat {
+	m := PlayerChat{Sender: r.UUID(), Index: r.VarInt()}
+	if r.Bool() {
+		m.Signature = r.Bytes(256)
+	}
+	m.Body = r.String(maxChat)
+	m.Timestamp, m.Salt = r.Int64(), r.Int64()
+	// The last-seen messages: each an id plus one, or 0 and a signature.
+	n := r.Count(1)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		if r.VarInt() == 0 {
+			_ = r.Bytes(256)
+		}
+	}
+	m.Unsigned = r.OptionalNBT()
+	m.FilterType = r.VarInt()
+	if m.FilterType == 2 { // partly filtered: a bit set of the filtered characters
+		words := r.Count(8)
+		for i := 0; i < words; i++ {
+			_ = r.Int64()
+		}
+	}
+	m.ChatType = c.ChatTypeRef(r)
+	m.SenderName = r.NBT()
+	m.Target = r.OptionalNBT()
+	return m
+}
+
+func entityMetadata(c *Codec, r *wire.Reader) EntityMetadata {
+	m := EntityMetadata{EntityID: r.VarInt()}
+	for r.Err() == nil {
+		index := r.Byte()
+		if index == 0xff || r.Err() != nil {
+			return m
+		}
+		typ := r.VarInt()
+		kind := MetaUnknown
+		if typ >= 0 && int(typ) < len(c.MetadataTypes) {
+			kind = c.MetadataTypes[typ]
+		}
+		v, ok := metadataValue(r, kind)
+		if !ok {
+			m.Partial = true
+			return m
+		}
+		if r.Err() == nil {
+			m.Entries = append(m.Entries, MetadataEntry{Index: index, Kind: kind, Value: v})
+		}
+	}
+	return m
+}
+
+// metadataValue reads one value of kind, and false for a kind whose layout
+// the bot does not decode.
+func metadataValue(r *wire.Reader, kind MetadataKind) (any, bool) {
+	switch kind {
+	case MetaByte:
+		return r.Int8(), true
+	case MetaVarInt, MetaDirection, MetaBlockState, MetaOptionalBlockState, MetaOptionalVarInt, MetaPose,
+		MetaCatVariant, MetaFrogVariant, MetaSnifferState, MetaArmadilloState:
+		return r.VarInt(), true
+	case MetaVarLong:
+		return r.VarLong(), true
+	case MetaFloat:
+		return r.Float32(), true
+	case MetaString:
+		return r.String(maxString), true
+	case MetaComponent, MetaNBT:
+		return r.NBT(), true
+	case MetaOptionalComponent:
+		return r.OptionalNBT(), true
+	case MetaBool:
+		return r.Bool(), true
+	case MetaRotations, MetaVector3:
+		return [3]float32{r.Float32(), r.Float32(), r.Float32()}, true
+	case MetaQuaternion:
+		return [4]float32{r.Float32(), r.Float32(), r.Float32(), r.Float32()}, true
+	case MetaBlockPos:
+		x, y, z := r.Position()
+		return BlockPos{x, y, z}, true
+	case MetaOptionalBlockPos:
+		if !r.Bool() {
+			return nil, true
+		}
+		x, y, z := r.Position()
+		return BlockPos{x, y, z}, true
+	case MetaOptionalUUID:
+		if !r.Bool() {
+			return nil, true
+		}
+		return r.UUID(), true
+	case MetaVillagerData:
+		return [3]int32{r.VarInt(), r.VarInt(), r.VarInt()}, true
+	case MetaOptionalGlobalPos:
+		// minecraft-data writes this as an optional string; the game sends
+		// a dimension and a position.
+		if !r.Bool() {
+			return nil, true
+		}
+		dim := r.String(maxIdentifier)
+		x, y, z := r.Position()
+		return GlobalPos{dim, BlockPos{x, y, z}}, true
+	}
+	// Item stacks, particles and variants given inline are left for the
+	// features that need them (issues 9 to 11).
+	return nil, false
+}

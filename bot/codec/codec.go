@@ -1,0 +1,170 @@
+// Package codec holds the wire layouts of the packets the bot reads and
+// writes, per protocol version, as typed decode and encode funcs ("thin
+// decoding": a decoder turns bytes into a Go struct and nothing more; what
+// the values mean is the features' business).
+//
+// base.go defines every layout as the oldest supported protocol (767,
+// 1.21/1.21.1) has it. Each later protocol has one file, v768.go, v769.go
+// …, that holds only what that version changed, each change with a comment
+// saying what changed and where the fact comes from. A codec is built by
+// running base and then every version's overrides in order up to its own
+// protocol on a fresh Codec, so an override of one piece (say SpawnInfo)
+// is seen by every layout that uses it (PlayLogin, Respawn).
+//
+// Adding a protocol is: regenerate bot/mcdata, add vNNN.go with its
+// overrides (define(NNN, …)), and nothing else. TestEveryReleaseHasACodec
+// fails while a release of mcdata has no codec or a codec no release.
+package codec
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/wire"
+)
+
+// Codec is the wire layout of one protocol version. Decoders (funcs of a
+// *wire.Reader) never panic and never allocate from a length they have not
+// checked; a malformed packet leaves an error in the Reader. Encoders
+// (Write… funcs) append to a *wire.Writer.
+type Codec struct {
+	// Protocol is the protocol version, e.g. 769.
+	Protocol int32
+	// Packets is the version's generated packet table.
+	Packets *mcdata.Table
+	// Names are the game versions that speak the protocol, oldest first.
+	Names []string
+
+	// ---- handshake and login ----
+
+	WriteHandshake           func(w *wire.Writer, h Handshake)
+	WriteLoginStart          func(w *wire.Writer, l LoginStart)
+	LoginCompress            func(r *wire.Reader) int32
+	LoginSuccess             func(r *wire.Reader) LoginSuccess
+	LoginDisconnect          func(r *wire.Reader) any
+	LoginPluginRequest       func(r *wire.Reader) PluginRequest
+	WriteLoginPluginResponse func(w *wire.Writer, p PluginResponse)
+
+	// ---- shared by configuration and play ----
+
+	KeepAlive                 func(r *wire.Reader) int64
+	WriteKeepAlive            func(w *wire.Writer, id int64)
+	Ping                      func(r *wire.Reader) int32
+	WritePong                 func(w *wire.Writer, id int32)
+	CookieRequest             func(r *wire.Reader) string
+	WriteCookieResponse       func(w *wire.Writer, c CookieResponse)
+	AddResourcePack           func(r *wire.Reader) ResourcePack
+	WriteResourcePackResponse func(w *wire.Writer, p ResourcePackResponse)
+	Transfer                  func(r *wire.Reader) Transfer
+	// Disconnect is the configuration disconnect and the play kick.
+	Disconnect         func(r *wire.Reader) any
+	WriteCustomPayload func(w *wire.Writer, channel string, data []byte)
+
+	// ---- configuration ----
+
+	WriteClientInformation func(w *wire.Writer, c ClientInformation)
+	SelectKnownPacks       func(r *wire.Reader) []KnownPack
+	WriteSelectKnownPacks  func(w *wire.Writer, packs []KnownPack)
+	RegistryData           func(r *wire.Reader) RegistryData
+
+	// ---- play ----
+
+	PlayLogin func(r *wire.Reader) PlayLogin
+	Respawn   func(r *wire.Reader) Respawn
+	// SpawnInfo is the piece PlayLogin and Respawn share.
+	SpawnInfo            func(r *wire.Reader) SpawnInfo
+	PositionSync         func(r *wire.Reader) PositionSync
+	WriteTeleportConfirm func(w *wire.Writer, teleportID int32)
+	// WriteMovement writes position_look.
+	WriteMovement func(w *wire.Writer, m Movement)
+	// SendsPlayerLoaded says whether the client tells the server it has
+	// loaded the world (player_loaded) after the first position sync of a
+	// spawn and after each respawn.
+	SendsPlayerLoaded bool
+
+	UpdateHealth    func(r *wire.Reader) Health
+	Experience      func(r *wire.Reader) Experience
+	GameStateChange func(r *wire.Reader) GameStateChange
+	TimeUpdate      func(r *wire.Reader) TimeUpdate
+	// HeldSlot is the clientbound held_item_slot: the hotbar slot, 0 to 8.
+	HeldSlot         func(r *wire.Reader) int32
+	DeathCombatEvent func(r *wire.Reader) CombatDeath
+	DamageEvent      func(r *wire.Reader) DamageEvent
+
+	// MetadataTypes maps an entity metadata type id (the index) to its kind.
+	MetadataTypes  []MetadataKind
+	EntityMetadata func(r *wire.Reader) EntityMetadata
+
+	// PlayerInfoActions lists the player-info actions in wire order: the
+	// action of bit i is PlayerInfoActions[i], and an entry's fields come
+	// in that order.
+	PlayerInfoActions []PlayerInfoAction
+	PlayerInfo        func(r *wire.Reader) PlayerInfoUpdate
+	PlayerRemove      func(r *wire.Reader) [][16]byte
+
+	SystemChat      func(r *wire.Reader) SystemChat
+	ChatTypeRef     func(r *wire.Reader) ChatTypeRef
+	PlayerChat      func(r *wire.Reader) PlayerChat
+	ProfilelessChat func(r *wire.Reader) ProfilelessChat
+
+	WriteChatMessage            func(w *wire.Writer, m ChatMessage)
+	WriteChatCommand            func(w *wire.Writer, command string)
+	WriteMessageAcknowledgement func(w *wire.Writer, count int32)
+	WriteClientCommand          func(w *wire.Writer, action int32)
+
+	ChunkBatchFinished      func(r *wire.Reader) int32
+	WriteChunkBatchReceived func(w *wire.Writer, chunksPerTick float32)
+}
+
+// Name is the newest game version of the codec's protocol, e.g. "1.21.4".
+func (c *Codec) Name() string { return c.Names[len(c.Names)-1] }
+
+func (c *Codec) String() string { return fmt.Sprintf("protocol %d (%s)", c.Protocol, c.Name()) }
+
+// overrides holds each protocol's changes, registered by the version files'
+// init funcs.
+var overrides = map[int32]func(c *Codec){}
+
+// define registers the layouts protocol changed relative to the protocol
+// before it (for the oldest, every layout).
+func define(protocol int32, apply func(c *Codec)) {
+	if overrides[protocol] != nil {
+		panic(fmt.Sprintf("codec: protocol %d is defined twice", protocol))
+	}
+	overrides[protocol] = apply
+}
+
+// Defined lists the protocols with a codec file, oldest first.
+func Defined() []int32 {
+	out := make([]int32, 0, len(overrides))
+	for p := range overrides {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var codecs = sync.OnceValue(func() map[int32]*Codec {
+	defined := Defined()
+	m := map[int32]*Codec{}
+	for _, r := range mcdata.Releases() {
+		proto := int32(r.Protocol)
+		if overrides[proto] == nil || mcdata.For(proto) == nil {
+			continue
+		}
+		c := &Codec{Protocol: proto, Packets: mcdata.For(proto), Names: r.Names}
+		for _, p := range defined {
+			if p <= proto {
+				overrides[p](c)
+			}
+		}
+		m[proto] = c
+	}
+	return m
+})
+
+// For returns the codec of a protocol version, or nil when blockmate does
+// not speak it. Every release in mcdata.Releases has one.
+func For(protocol int32) *Codec { return codecs()[protocol] }

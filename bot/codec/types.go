@@ -1,0 +1,423 @@
+package codec
+
+// The typed packets. Fields are what the wire carries, named as the game
+// names them; a decoder fills what its version sends and leaves the rest
+// zero. Text components are chat component trees (bot/chat renders them),
+// decoded from NBT, or from JSON where the packet still sends JSON.
+
+// Handshake opens the connection (serverbound).
+type Handshake struct {
+	Protocol int32
+	Host     string
+	Port     uint16
+	// Intent is 1 for status, 2 for login, 3 for a transfer.
+	Intent int32
+}
+
+// IntentLogin is the handshake intent of a join.
+const IntentLogin = 2
+
+// LoginStart names the player (serverbound).
+type LoginStart struct {
+	Name string
+	UUID [16]byte
+}
+
+// Property is one game-profile property (skins).
+type Property struct {
+	Name, Value string
+	Signature   string
+	Signed      bool
+}
+
+// LoginSuccess ends the login state (clientbound).
+type LoginSuccess struct {
+	UUID       [16]byte
+	Name       string
+	Properties []Property
+}
+
+// PluginRequest is a login plugin message (clientbound).
+type PluginRequest struct {
+	MessageID int32
+	Channel   string
+	Data      []byte // aliases the packet
+}
+
+// PluginResponse answers a PluginRequest (serverbound); Understood false
+// sends no data, which tells the server the channel is unknown.
+type PluginResponse struct {
+	MessageID  int32
+	Understood bool
+	Data       []byte
+}
+
+// CookieResponse answers a cookie request (serverbound); a nil Payload
+// means the client has no such cookie.
+type CookieResponse struct {
+	Key     string
+	Payload []byte
+}
+
+// ResourcePack asks the client to load a pack (clientbound).
+type ResourcePack struct {
+	UUID   [16]byte
+	URL    string
+	Hash   string
+	Forced bool
+	Prompt any // text, nil when absent
+}
+
+// Resource pack results the client reports.
+const (
+	PackLoaded     = 0
+	PackDeclined   = 1
+	PackFailed     = 2
+	PackAccepted   = 3
+	PackDownloaded = 4
+)
+
+// ResourcePackResponse reports a pack's progress (serverbound).
+type ResourcePackResponse struct {
+	UUID   [16]byte
+	Result int32
+}
+
+// Transfer sends the client on to another server (clientbound).
+type Transfer struct {
+	Host string
+	Port int32
+}
+
+// ClientInformation is the client's settings (serverbound).
+type ClientInformation struct {
+	Locale             string
+	ViewDistance       int8
+	ChatMode           int32 // 0 full, 1 commands only, 2 hidden
+	ChatColors         bool
+	SkinParts          byte
+	MainHand           int32 // 0 left, 1 right
+	TextFiltering      bool
+	AllowServerListing bool
+	// ParticleStatus is 0 all, 1 decreased, 2 minimal (1.21.2+).
+	ParticleStatus int32
+}
+
+// KnownPack is a data pack both sides may know.
+type KnownPack struct {
+	Namespace, ID, Version string
+}
+
+// RegistryEntry is one entry of a registry sent in configuration.
+type RegistryEntry struct {
+	Name string
+	// Data is the entry's NBT (map[string]any …), nil when the server left
+	// it out because the client knows it from a known pack.
+	Data any
+}
+
+// RegistryData is one registry (clientbound, configuration).
+type RegistryData struct {
+	ID      string
+	Entries []RegistryEntry
+}
+
+// BlockPos is a block position.
+type BlockPos struct{ X, Y, Z int }
+
+// GlobalPos is a position in a named dimension.
+type GlobalPos struct {
+	Dimension string
+	Pos       BlockPos
+}
+
+// SpawnInfo is the part the play login and respawn share.
+type SpawnInfo struct {
+	DimensionType    int32
+	Dimension        string
+	HashedSeed       int64
+	GameMode         int8
+	PreviousGameMode int8
+	Debug, Flat      bool
+	DeathLocation    *GlobalPos
+	PortalCooldown   int32
+	SeaLevel         int32 // 1.21.2+
+}
+
+// PlayLogin starts play (clientbound).
+type PlayLogin struct {
+	EntityID           int32
+	Hardcore           bool
+	Dimensions         []string
+	MaxPlayers         int32
+	ViewDistance       int32
+	SimulationDistance int32
+	ReducedDebugInfo   bool
+	RespawnScreen      bool
+	LimitedCrafting    bool
+	Spawn              SpawnInfo
+	EnforcesSecureChat bool
+}
+
+// Respawn moves the player to a (new) dimension or back to life
+// (clientbound).
+type Respawn struct {
+	Spawn    SpawnInfo
+	DataKept byte
+}
+
+// Relative flags of a position sync: which values add to the current ones.
+const (
+	RelativeX     = 1 << 0
+	RelativeY     = 1 << 1
+	RelativeZ     = 1 << 2
+	RelativeYaw   = 1 << 3
+	RelativePitch = 1 << 4
+)
+
+// PositionSync is the server placing the player (clientbound).
+type PositionSync struct {
+	TeleportID int32
+	X, Y, Z    float64
+	// Velocity is sent from 1.21.2 on.
+	VX, VY, VZ float64
+	Yaw, Pitch float32
+	// Relative holds the Relative* bits (and, from 1.21.2, more for the
+	// velocity).
+	Relative uint32
+}
+
+// Movement is the player's position and look (serverbound position_look).
+type Movement struct {
+	X, Y, Z             float64
+	Yaw, Pitch          float32
+	OnGround            bool
+	HorizontalCollision bool // sent from 1.21.2 on
+}
+
+// Health is the player's health, food and saturation (clientbound).
+type Health struct {
+	Health     float32
+	Food       int32
+	Saturation float32
+}
+
+// Experience is the player's experience (clientbound).
+type Experience struct {
+	Bar   float32 // 0..1 towards the next level
+	Level int32
+	Total int32
+}
+
+// Game state change reasons the bot reads.
+const (
+	GameStartRaining     = 1
+	GameStopRaining      = 2
+	GameChangeMode       = 3
+	GameRainLevel        = 7
+	GameThunderLevel     = 8
+	GameImmediateRespawn = 11
+)
+
+// GameStateChange is one change of game state (clientbound).
+type GameStateChange struct {
+	Reason byte
+	Value  float32
+}
+
+// TimeUpdate is the world's age and time of day (clientbound).
+type TimeUpdate struct {
+	WorldAge  int64
+	TimeOfDay int64
+	// TickDayTime says whether the day time advances (1.21.2+; always true
+	// before, where a negative TimeOfDay meant it stood still).
+	TickDayTime bool
+}
+
+// CombatDeath is the player's death screen (clientbound).
+type CombatDeath struct {
+	PlayerID int32
+	Message  any // text
+}
+
+// DamageEvent is an entity taking damage (clientbound).
+type DamageEvent struct {
+	EntityID     int32
+	SourceType   int32 // index in the damage type registry
+	SourceCause  int32 // entity id + 1, 0 for none
+	SourceDirect int32 // entity id + 1, 0 for none
+	SourcePos    *[3]float64
+}
+
+// PlayerInfoAction is one kind of player-list change. The wire assigns
+// them bits that differ between versions (Codec.PlayerInfoActions).
+type PlayerInfoAction uint8
+
+const (
+	ActionAddPlayer PlayerInfoAction = iota
+	ActionInitializeChat
+	ActionGameMode
+	ActionListed
+	ActionLatency
+	ActionDisplayName
+	ActionListOrder
+	ActionShowHat
+)
+
+// PlayerInfoEntry is one player's part of a player-list update.
+type PlayerInfoEntry struct {
+	UUID        [16]byte
+	Name        string // with ActionAddPlayer
+	Properties  []Property
+	GameMode    int32
+	Listed      bool
+	Latency     int32
+	DisplayName any // text, nil when unset
+	ListOrder   int32
+	ShowHat     bool
+}
+
+// PlayerInfoUpdate is a player-list change (clientbound). Has says which
+// fields every entry carries.
+type PlayerInfoUpdate struct {
+	Actions uint16 // bit 1<<PlayerInfoAction for each action present
+	Entries []PlayerInfoEntry
+}
+
+// Has reports whether the update carries action a.
+func (u PlayerInfoUpdate) Has(a PlayerInfoAction) bool { return u.Actions&(1<<a) != 0 }
+
+// SystemChat is a chat line from the server (clientbound).
+type SystemChat struct {
+	Content any // text
+	Overlay bool
+}
+
+// ChatType is a chat type given inline instead of by registry entry.
+type ChatType struct {
+	TranslationKey string
+	// Parameters name the translation's arguments in order: "sender",
+	// "content" or "target".
+	Parameters []string
+}
+
+// ChatTypeRef is a chat type: an entry of the chat_type registry or inline.
+type ChatTypeRef struct {
+	// Registry is the entry's index in the chat_type registry, or -1 when
+	// the type is inline.
+	Registry int32
+	Inline   ChatType
+}
+
+// PlayerChat is chat a player wrote (clientbound).
+type PlayerChat struct {
+	Sender     [16]byte
+	Index      int32
+	Signature  []byte // nil when unsigned; aliases the packet
+	Body       string
+	Timestamp  int64
+	Salt       int64
+	Unsigned   any // text replacing Body when set
+	FilterType int32
+	ChatType   ChatTypeRef
+	SenderName any // text
+	Target     any // text, nil when absent
+}
+
+// ProfilelessChat is chat without a signed sender, e.g. /say from the
+// console (clientbound).
+type ProfilelessChat struct {
+	Message    any // text
+	ChatType   ChatTypeRef
+	SenderName any
+	Target     any
+}
+
+// ChatMessage is the player's own chat line (serverbound).
+type ChatMessage struct {
+	Message   string
+	Timestamp int64 // milliseconds since the epoch
+	Salt      int64
+	Signature []byte // nil: unsigned
+	// Offset and Acknowledged are the last-seen messages update: how many
+	// messages the client has seen since its last one, and a 20-bit set of
+	// which of the last 20 it acknowledges.
+	Offset       int32
+	Acknowledged [3]byte
+}
+
+// ClientCommand actions.
+const (
+	CommandRespawn      = 0
+	CommandRequestStats = 1
+)
+
+// MetadataKind is the type of one entity metadata value.
+type MetadataKind uint8
+
+const (
+	MetaUnknown MetadataKind = iota
+	MetaByte
+	MetaVarInt
+	MetaVarLong
+	MetaFloat
+	MetaString
+	MetaComponent
+	MetaOptionalComponent
+	MetaItemStack
+	MetaBool
+	MetaRotations
+	MetaBlockPos
+	MetaOptionalBlockPos
+	MetaDirection
+	MetaOptionalUUID
+	MetaBlockState
+	MetaOptionalBlockState
+	MetaNBT
+	MetaParticle
+	MetaParticles
+	MetaVillagerData
+	MetaOptionalVarInt
+	MetaPose
+	MetaCatVariant
+	MetaWolfVariant
+	MetaFrogVariant
+	MetaOptionalGlobalPos
+	MetaPaintingVariant
+	MetaSnifferState
+	MetaArmadilloState
+	MetaVector3
+	MetaQuaternion
+	numMetadataKinds
+)
+
+// metadataKindNames are minecraft-data's names for the kinds, which a test
+// compares with its protocol definitions.
+var metadataKindNames = [numMetadataKinds]string{
+	"unknown", "byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean",
+	"rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state",
+	"compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant",
+	"wolf_variant", "frog_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state",
+	"vector3", "quaternion",
+}
+
+func (k MetadataKind) String() string { return metadataKindNames[min(k, numMetadataKinds-1)] }
+
+// MetadataEntry is one entity metadata value. Value holds int8 (byte),
+// int32 (VarInt kinds), int64, float32, string, bool, a text or NBT value,
+// BlockPos, [3]float32, [4]float32, [16]byte or nil for an absent optional.
+type MetadataEntry struct {
+	Index uint8
+	Kind  MetadataKind
+	Value any
+}
+
+// EntityMetadata is an entity's changed metadata (clientbound). Decoding
+// stops at the first value whose layout the bot does not decode (item
+// stacks, particles, inline variants); Partial says so. Entries come in
+// index order, so the leading ones are always there.
+type EntityMetadata struct {
+	EntityID int32
+	Entries  []MetadataEntry
+	Partial  bool
+}

@@ -1,0 +1,62 @@
+package codec
+
+import "github.com/blockmate/blockmate/bot/wire"
+
+// Protocol 768 (1.21.2, 1.21.3): what changed from 767. Sources:
+// minecraft-data's pc/1.21.1 → pc/1.21.3 protocol.json diff and the wiki's
+// protocol page for 1.21.2.
+func init() { define(768, v768) }
+
+func v768(c *Codec) {
+	// Login success lost the strict-error-handling flag.
+	c.LoginSuccess = loginSuccess
+
+	// Client information ends with the particle setting.
+	c.WriteClientInformation = func(w *wire.Writer, ci ClientInformation) {
+		writeClientInformation(w, ci)
+		w.VarInt(ci.ParticleStatus)
+	}
+
+	// The spawn info (play login and respawn) ends with the sea level.
+	base := c.SpawnInfo
+	c.SpawnInfo = func(r *wire.Reader) SpawnInfo {
+		s := base(r)
+		s.SeaLevel = r.VarInt()
+		return s
+	}
+
+	// The position sync starts with the teleport id, carries a velocity
+	// and has 32 relative-flag bits (the velocity's among them).
+	c.PositionSync = func(r *wire.Reader) PositionSync {
+		var p PositionSync
+		p.TeleportID = r.VarInt()
+		p.X, p.Y, p.Z = r.Float64(), r.Float64(), r.Float64()
+		p.VX, p.VY, p.VZ = r.Float64(), r.Float64(), r.Float64()
+		p.Yaw, p.Pitch = r.Float32(), r.Float32()
+		p.Relative = uint32(r.Int32())
+		return p
+	}
+
+	// Movement ends with a flags byte (on ground, against a wall) instead
+	// of the on-ground boolean.
+	c.WriteMovement = func(w *wire.Writer, m Movement) {
+		writePositionLook(w, m)
+		var flags byte
+		if m.OnGround {
+			flags |= 1
+		}
+		if m.HorizontalCollision {
+			flags |= 2
+		}
+		w.Byte(flags)
+	}
+
+	// The time update says whether the day time advances, instead of a
+	// negative time of day.
+	c.TimeUpdate = func(r *wire.Reader) TimeUpdate {
+		return TimeUpdate{WorldAge: r.Int64(), TimeOfDay: r.Int64(), TickDayTime: r.Bool()}
+	}
+
+	// Player info gained action 0x40, the list order.
+	c.PlayerInfoActions = append(c.PlayerInfoActions[:len(c.PlayerInfoActions):len(c.PlayerInfoActions)], ActionListOrder)
+}

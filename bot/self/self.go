@@ -1,0 +1,464 @@
+// Package self is the bot itself: its entity, where it is (the server's
+// position syncs, confirmed), its health, food, experience and air, death
+// and respawn, game mode, dimension, held slot, and the world's time and
+// weather as the bot sees them. It emits mc_hurt, mc_low_health,
+// mc_low_food, mc_death and mc_respawned, and marks the session spawned at
+// the first position sync.
+//
+// Values the server has not sent yet are not reported: a snapshot says
+// which values are known.
+package self
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blockmate/blockmate/bot/chat"
+	"github.com/blockmate/blockmate/bot/codec"
+	"github.com/blockmate/blockmate/bot/core"
+	"github.com/blockmate/blockmate/bot/geom"
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/registry"
+	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/untrusted"
+)
+
+// MaxAir is a player's full air supply, in ticks; it is also the value
+// before the server says otherwise (the game's default).
+const MaxAir = 300
+
+// MaxHealth is a player's full health without effects, in half hearts.
+const MaxHealth = 20
+
+// Options tune the feature.
+type Options struct {
+	// LowHealthThreshold and LowFoodThreshold are where mc_low_health and
+	// mc_low_food fire; 0 means 6.
+	LowHealthThreshold float32
+	LowFoodThreshold   int32
+}
+
+// Snapshot is what the bot knows about itself at one moment.
+type Snapshot struct {
+	EntityID   int32
+	Position   geom.Vec3
+	Yaw, Pitch float32
+	OnGround   bool
+	Dimension  string
+	GameMode   int8
+
+	// HasHealth is false until the server sends the bot's health; Health,
+	// Food and Saturation mean nothing before.
+	HasHealth  bool
+	Health     float32
+	Food       int32
+	Saturation float32
+	// HasXP is false until the server sends the bot's experience.
+	HasXP   bool
+	XPBar   float32 // 0..1 towards the next level
+	XPLevel int32
+	// HasTime is false until the server sends the time.
+	HasTime   bool
+	WorldAge  int64
+	TimeOfDay int64
+	// Raining and Thundering follow the server's weather changes; a server
+	// says nothing of the weather while it is clear.
+	Raining, Thundering bool
+
+	Air      int32 // air supply in ticks, 0..MaxAir
+	HeldSlot int32 // hotbar slot, 0..8
+	Dead     bool
+	// Respawning is true between a respawn and the position sync that
+	// places the bot.
+	Respawning bool
+}
+
+// Self is the bot's own state in one session. Its methods are safe from
+// any goroutine.
+type Self struct {
+	s    *core.Session
+	c    *codec.Codec
+	reg  *registry.Registry
+	opts Options
+
+	mu       sync.Mutex
+	st       Snapshot
+	lowFired struct{ health, food bool }
+	// lastDamage names the damage type of the last damage event aimed at
+	// the bot: the attacker behind the health drop that follows.
+	lastDamage   string
+	lastDamageAt time.Time
+	changed      core.Notify
+}
+
+// Attach registers the feature's handlers on s. reg names damage types.
+func Attach(s *core.Session, reg *registry.Registry, opts Options) *Self {
+	if opts.LowHealthThreshold <= 0 {
+		opts.LowHealthThreshold = 6
+	}
+	if opts.LowFoodThreshold <= 0 {
+		opts.LowFoodThreshold = 6
+	}
+	f := &Self{s: s, c: s.Codec, reg: reg, opts: opts}
+	f.st.Air = MaxAir
+	s.Handle(mcdata.ClientboundPlayLogin, f.login)
+	s.Handle(mcdata.ClientboundPlayRespawn, f.respawn)
+	s.Handle(mcdata.ClientboundPlayPosition, f.position)
+	s.Handle(mcdata.ClientboundPlayUpdateHealth, f.health)
+	s.Handle(mcdata.ClientboundPlayExperience, f.experience)
+	s.Handle(mcdata.ClientboundPlayGameStateChange, f.gameState)
+	s.Handle(mcdata.ClientboundPlayUpdateTime, f.time)
+	s.Handle(mcdata.ClientboundPlayDeathCombatEvent, f.combatDeath)
+	s.Handle(mcdata.ClientboundPlayDamageEvent, f.damage)
+	s.Handle(mcdata.ClientboundPlayEntityMetadata, f.metadata)
+	s.Handle(mcdata.ClientboundPlayHeldItemSlot, f.heldSlot)
+	return f
+}
+
+// Snapshot copies the bot's state.
+func (f *Self) Snapshot() Snapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.st
+}
+
+// update changes the state under the lock and wakes waiters.
+func (f *Self) update(change func(st *Snapshot)) {
+	f.mu.Lock()
+	change(&f.st)
+	f.mu.Unlock()
+	f.changed.Broadcast()
+}
+
+func (f *Self) applySpawn(st *Snapshot, si codec.SpawnInfo) {
+	st.Dimension = si.Dimension
+	if si.GameMode >= 0 && si.GameMode <= 3 {
+		st.GameMode = si.GameMode
+	}
+}
+
+func (f *Self) login(r *wire.Reader) error {
+	l := f.c.PlayLogin(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.update(func(st *Snapshot) {
+		st.EntityID = l.EntityID
+		f.applySpawn(st, l.Spawn)
+	})
+	return nil
+}
+
+func (f *Self) respawn(r *wire.Reader) error {
+	rs := f.c.Respawn(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.update(func(st *Snapshot) {
+		f.applySpawn(st, rs.Spawn)
+		st.Respawning = st.Dead || st.Respawning
+		st.Dead = false
+		st.Air = MaxAir
+	})
+	return nil
+}
+
+// position follows the server's position sync: it confirms the teleport
+// and answers with the position, in one batch so no other packet comes
+// between; the first sync marks the spawn.
+func (f *Self) position(r *wire.Reader) error {
+	p := f.c.PositionSync(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.mu.Lock()
+	st := &f.st
+	pos := geom.Vec3{X: p.X, Y: p.Y, Z: p.Z}
+	if p.Relative&codec.RelativeX != 0 {
+		pos.X += st.Position.X
+	}
+	if p.Relative&codec.RelativeY != 0 {
+		pos.Y += st.Position.Y
+	}
+	if p.Relative&codec.RelativeZ != 0 {
+		pos.Z += st.Position.Z
+	}
+	yaw, pitch := p.Yaw, p.Pitch
+	if p.Relative&codec.RelativeYaw != 0 {
+		yaw += st.Yaw
+	}
+	if p.Relative&codec.RelativePitch != 0 {
+		pitch += st.Pitch
+	}
+	if !pos.Finite() {
+		f.mu.Unlock()
+		return fmt.Errorf("%w: the position sync is not a finite position", core.ErrDecode)
+	}
+	yaw, pitch = finite32(yaw, 0), finite32(pitch, 0)
+	st.Position, st.Yaw, st.Pitch, st.OnGround = pos, yaw, pitch, true
+	respawned := st.Respawning
+	st.Respawning = false
+	f.mu.Unlock()
+	f.changed.Broadcast()
+
+	first := false
+	select {
+	case <-f.s.Spawned():
+	default:
+		first = true
+	}
+	out := []core.Out{
+		{Packet: mcdata.ServerboundPlayTeleportConfirm, Build: func(w *wire.Writer) { f.c.WriteTeleportConfirm(w, p.TeleportID) }},
+		// The bot stands where the server put it; claiming the ground
+		// keeps the server's fly check quiet.
+		{Packet: mcdata.ServerboundPlayPositionLook, Build: func(w *wire.Writer) {
+			f.c.WriteMovement(w, codec.Movement{X: pos.X, Y: pos.Y, Z: pos.Z, Yaw: yaw, Pitch: pitch, OnGround: true})
+		}},
+	}
+	if (first || respawned) && f.c.SendsPlayerLoaded {
+		out = append(out, core.Out{Packet: mcdata.ServerboundPlayPlayerLoaded})
+	}
+	if err := f.s.Batch(out...); err != nil {
+		return err
+	}
+	if first {
+		f.s.MarkSpawned()
+	}
+	if respawned {
+		f.s.Emit("mc_respawned", "", struct {
+			Position geom.Vec3 `json:"position"`
+		}{pos.Round()})
+	}
+	return nil
+}
+
+func (f *Self) health(r *wire.Reader) error {
+	h := f.c.UpdateHealth(r)
+	if r.Err() != nil {
+		return nil
+	}
+	// Some servers send NaN for values they never set (flying-squid's
+	// saturation); a number that is not finite means nothing.
+	health, sat := finite32(h.Health, MaxHealth), finite32(h.Saturation, 0)
+	var fire []func()
+	f.mu.Lock()
+	st := &f.st
+	prev, had := st.Health, st.HasHealth
+	st.Health, st.Food, st.Saturation, st.HasHealth = health, h.Food, sat, true
+	if had && health < prev && health > 0 {
+		attacker := ""
+		if f.s.Now().Sub(f.lastDamageAt) < time.Second {
+			attacker = f.lastDamage
+		}
+		fire = append(fire, func() {
+			f.s.Emit("mc_hurt", attacker, struct {
+				Health   float32 `json:"health"`
+				Attacker string  `json:"attacker,omitempty"`
+			}{health, attacker})
+		})
+	}
+	if health > 0 && health <= f.opts.LowHealthThreshold && !f.lowFired.health {
+		f.lowFired.health = true
+		fire = append(fire, func() {
+			f.s.Emit("mc_low_health", "", struct {
+				Health    float32 `json:"health"`
+				MaxHealth float32 `json:"max_health"`
+			}{health, MaxHealth})
+		})
+	} else if health > f.opts.LowHealthThreshold {
+		f.lowFired.health = false
+	}
+	if h.Food <= f.opts.LowFoodThreshold && !f.lowFired.food {
+		f.lowFired.food = true
+		fire = append(fire, func() {
+			f.s.Emit("mc_low_food", "", struct {
+				Food int32 `json:"food"`
+			}{h.Food})
+		})
+	} else if h.Food > f.opts.LowFoodThreshold {
+		f.lowFired.food = false
+	}
+	// Servers that send no combat death (flying-squid) still report the
+	// death through health.
+	died := health <= 0 && f.dieLocked()
+	if health > 0 && st.Dead {
+		st.Dead, st.Respawning = false, true
+	}
+	f.mu.Unlock()
+	f.changed.Broadcast()
+	for _, fn := range fire {
+		fn()
+	}
+	if died {
+		f.emitDeath(f.s.Username()+" died", false)
+	}
+	return nil
+}
+
+// dieLocked marks the bot dead and reports whether it was alive: the one
+// place a death is recorded, whatever packet told it.
+func (f *Self) dieLocked() bool {
+	if f.st.Dead {
+		return false
+	}
+	f.st.Dead = true
+	return true
+}
+
+// emitDeath sends mc_death. quoted says the message is the server's death
+// message, which can quote what players wrote (a killer's name, a renamed
+// weapon): the caller has cleaned it, and it is marked untrusted, unlike
+// one the bot made up.
+func (f *Self) emitDeath(message string, quoted bool) {
+	f.s.Emit("mc_death", "", struct {
+		Message   string `json:"message"`
+		Untrusted bool   `json:"untrusted,omitempty"`
+	}{message, quoted})
+}
+
+func (f *Self) combatDeath(r *wire.Reader) error {
+	d := f.c.DeathCombatEvent(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.mu.Lock()
+	died := d.PlayerID == f.st.EntityID && f.dieLocked()
+	f.mu.Unlock()
+	if !died {
+		return nil
+	}
+	f.changed.Broadcast()
+	if msg := untrusted.Text(chat.Plain(d.Message)); strings.TrimSpace(msg) != "" {
+		f.emitDeath(msg, true)
+	} else {
+		f.emitDeath(f.s.Username()+" died", false)
+	}
+	return nil
+}
+
+func (f *Self) damage(r *wire.Reader) error {
+	d := f.c.DamageEvent(r)
+	if r.Err() != nil {
+		return nil
+	}
+	name, _ := f.reg.DamageType(d.SourceType)
+	now := f.s.Now()
+	f.mu.Lock()
+	if d.EntityID == f.st.EntityID {
+		f.lastDamage, f.lastDamageAt = name, now
+	}
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *Self) experience(r *wire.Reader) error {
+	x := f.c.Experience(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.update(func(st *Snapshot) {
+		st.HasXP, st.XPBar, st.XPLevel = true, finite32(x.Bar, 0), x.Level
+	})
+	return nil
+}
+
+func (f *Self) gameState(r *wire.Reader) error {
+	g := f.c.GameStateChange(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.update(func(st *Snapshot) {
+		switch g.Reason {
+		case codec.GameStartRaining:
+			st.Raining = true
+		case codec.GameStopRaining:
+			st.Raining, st.Thundering = false, false
+		case codec.GameChangeMode:
+			if g.Value >= 0 && g.Value <= 3 {
+				st.GameMode = int8(g.Value)
+			}
+		case codec.GameRainLevel:
+			st.Raining = g.Value > 0
+		case codec.GameThunderLevel:
+			st.Thundering = g.Value > 0
+		}
+	})
+	return nil
+}
+
+func (f *Self) time(r *wire.Reader) error {
+	t := f.c.TimeUpdate(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.update(func(st *Snapshot) { st.HasTime, st.WorldAge, st.TimeOfDay = true, t.WorldAge, t.TimeOfDay })
+	return nil
+}
+
+// metadata keeps the bot's own air supply (metadata index 1).
+func (f *Self) metadata(r *wire.Reader) error {
+	f.mu.Lock()
+	self := f.st.EntityID
+	f.mu.Unlock()
+	m := f.c.EntityMetadata(r)
+	if r.Err() != nil || m.EntityID != self {
+		return nil
+	}
+	for _, e := range m.Entries {
+		if air, ok := e.Value.(int32); ok && e.Index == 1 && e.Kind == codec.MetaVarInt {
+			f.update(func(st *Snapshot) { st.Air = min(max(air, 0), MaxAir) })
+		}
+	}
+	return nil
+}
+
+func (f *Self) heldSlot(r *wire.Reader) error {
+	slot := f.c.HeldSlot(r)
+	if r.Err() != nil || slot < 0 || slot > 8 {
+		return nil
+	}
+	f.update(func(st *Snapshot) { st.HeldSlot = slot })
+	return nil
+}
+
+// ErrAlive is Respawn's answer when the bot is not dead.
+var ErrAlive = errors.New("the bot is alive, so there is nothing to respawn; mc_get_health shows its health")
+
+// Respawn asks the server to respawn the bot and waits until it has been
+// placed, at most timeout; it returns where.
+func (f *Self) Respawn(ctx context.Context, timeout time.Duration) (geom.Vec3, error) {
+	if !f.Snapshot().Dead {
+		return geom.Vec3{}, ErrAlive
+	}
+	if err := f.s.Send(mcdata.ServerboundPlayClientCommand, func(w *wire.Writer) { f.c.WriteClientCommand(w, codec.CommandRespawn) }); err != nil {
+		return geom.Vec3{}, err
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		changed := f.changed.Wait()
+		if st := f.Snapshot(); !st.Dead && !st.Respawning {
+			return st.Position, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return geom.Vec3{}, ctx.Err()
+		case <-f.s.Done():
+			return geom.Vec3{}, errors.New("the connection ended while respawning: " + f.s.End().Reason)
+		case <-deadline.C:
+			return geom.Vec3{}, fmt.Errorf("the server did not respawn the bot within %v; call mc_respawn again, or mc_leave and mc_join", timeout)
+		}
+	}
+}
+
+func finite32(f, otherwise float32) float32 {
+	if geom.Finite(float64(f)) {
+		return f
+	}
+	return otherwise
+}

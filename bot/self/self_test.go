@@ -1,0 +1,314 @@
+package self
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	pk "github.com/Tnze/go-mc/net/packet"
+
+	"github.com/blockmate/blockmate/bot/codec"
+	"github.com/blockmate/blockmate/bot/core"
+	"github.com/blockmate/blockmate/bot/geom"
+	"github.com/blockmate/blockmate/bot/internal/fakeserver"
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/registry"
+	"github.com/blockmate/blockmate/bot/wire"
+)
+
+type harness struct {
+	t     *testing.T
+	s     *core.Session
+	f     *Self
+	clock *core.ManualClock
+	rec   *fakeserver.Recorder
+	srv   *fakeserver.Server // for its spawn-info encoder; it has no connection
+
+	mu   sync.Mutex
+	sent []mcdata.Packet
+	got  chan struct{}
+}
+
+// offline is a session in play fed through Route; the packets it writes
+// are recorded by kind.
+func offline(t *testing.T, proto int32) *harness {
+	a, b := net.Pipe()
+	h := &harness{t: t, clock: core.NewManualClock(time.Unix(1_700_000_000, 0)), rec: fakeserver.NewRecorder(t), got: make(chan struct{}, 1),
+		srv: &fakeserver.Server{T: t, Proto: proto, Table: mcdata.For(proto)}}
+	go func() {
+		br := bufio.NewReader(b)
+		for {
+			var p pk.Packet
+			if p.UnPack(br, -1) != nil {
+				return
+			}
+			h.mu.Lock()
+			h.sent = append(h.sent, mcdata.For(proto).Lookup(mcdata.StatePlay, mcdata.Serverbound, p.ID))
+			h.mu.Unlock()
+			select {
+			case h.got <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	h.s = core.New(a, codec.For(proto), core.Options{Emit: h.rec.Emit, Username: "Theo", Clock: h.clock})
+	reg := registry.Attach(h.s)
+	h.f = Attach(h.s, reg, Options{})
+	var w wire.Writer
+	w.String("minecraft:damage_type")
+	w.VarInt(2)
+	w.String("minecraft:fall")
+	w.Bool(false)
+	w.String("minecraft:mob_attack")
+	w.Bool(false)
+	h.route(mcdata.ClientboundConfigRegistryData, func(x *wire.Writer) { x.Raw(w.Bytes()) })
+	if err := h.s.SwitchAfter(mcdata.ServerboundHandshakeSetProtocol, nil, mcdata.StatePlay); err != nil {
+		t.Fatal(err)
+	}
+	h.waitSent(1)
+	h.mu.Lock()
+	h.sent = nil
+	h.mu.Unlock()
+	t.Cleanup(h.s.Leave)
+	return h
+}
+
+func (h *harness) route(p mcdata.Packet, build func(w *wire.Writer)) {
+	h.t.Helper()
+	var w wire.Writer
+	build(&w)
+	if err := h.s.Route(p, w.Bytes()); err != nil {
+		h.t.Fatalf("%v: %v", p, err)
+	}
+}
+
+func (h *harness) waitSent(n int) []mcdata.Packet {
+	h.t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		h.mu.Lock()
+		if len(h.sent) >= n {
+			out := append([]mcdata.Packet(nil), h.sent...)
+			h.mu.Unlock()
+			return out
+		}
+		h.mu.Unlock()
+		select {
+		case <-h.got:
+		case <-deadline:
+			h.t.Fatalf("sent %v, want %d packets", h.sent, n)
+		}
+	}
+}
+
+func (h *harness) health(health float32, food int32) {
+	h.route(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) { w.Float32(health); w.VarInt(food); w.Float32(1) })
+}
+
+func (h *harness) login() {
+	h.route(mcdata.ClientboundPlayLogin, func(w *wire.Writer) {
+		w.Int32(42)
+		w.Bool(false)
+		w.VarInt(1)
+		w.String("minecraft:overworld")
+		w.VarInt(20)
+		w.VarInt(4)
+		w.VarInt(4)
+		w.Bool(false)
+		w.Bool(true)
+		w.Bool(false)
+		h.srv.SpawnInfo(w)
+		w.Bool(false)
+	})
+}
+
+func (h *harness) position(id int32, x, y, z float64, relative uint32) {
+	h.route(mcdata.ClientboundPlayPosition, func(w *wire.Writer) { w.Raw(positionBytes(h.srv.Proto, id, x, y, z, relative)) })
+}
+
+// positionBytes writes a position sync in the version's layout.
+func positionBytes(proto int32, id int32, x, y, z float64, relative uint32) []byte {
+	var w wire.Writer
+	if proto >= 768 {
+		w.VarInt(id)
+		w.Float64(x)
+		w.Float64(y)
+		w.Float64(z)
+		w.Float64(0)
+		w.Float64(0)
+		w.Float64(0)
+		w.Float32(90)
+		w.Float32(0)
+		w.Int32(int32(relative))
+	} else {
+		w.Float64(x)
+		w.Float64(y)
+		w.Float64(z)
+		w.Float32(90)
+		w.Float32(0)
+		w.Byte(byte(relative))
+		w.VarInt(id)
+	}
+	return w.Bytes()
+}
+
+// TestSpawnAndPosition: nothing is known before the server says it; the
+// first position sync is confirmed (with player_loaded on 1.21.4) in one
+// batch and marks the spawn; a relative sync adds up; a position that is
+// not a number ends the connection.
+func TestSpawnAndPosition(t *testing.T) {
+	for _, proto := range []int32{767, 769} {
+		h := offline(t, proto)
+		if st := h.f.Snapshot(); st.HasHealth || st.HasXP || st.HasTime || st.Air != MaxAir {
+			t.Errorf("before anything was sent: %+v", st)
+		}
+		h.login()
+		h.position(7, 10.5, 64, -3.25, 0)
+		want := []mcdata.Packet{mcdata.ServerboundPlayTeleportConfirm, mcdata.ServerboundPlayPositionLook}
+		if proto >= 769 {
+			want = append(want, mcdata.ServerboundPlayPlayerLoaded)
+		}
+		if got := h.waitSent(len(want)); len(got) != len(want) || got[0] != want[0] || got[len(got)-1] != want[len(want)-1] {
+			t.Errorf("%d: sent %v, want %v", proto, got, want)
+		}
+		select {
+		case <-h.s.Spawned():
+		default:
+			t.Errorf("%d: the first position sync did not mark the spawn", proto)
+		}
+		h.position(8, 1, 0, 1, codec.RelativeX|codec.RelativeY|codec.RelativeZ)
+		if st := h.f.Snapshot(); st.Position != (geom.Vec3{X: 11.5, Y: 64, Z: -2.25}) || st.EntityID != 42 || !st.OnGround {
+			t.Errorf("%d: after a relative sync: %+v", proto, st)
+		}
+		var w wire.Writer
+		w.Raw(positionBytes(proto, 9, 0, 0, 0, 0))
+		b := w.Bytes()
+		off := 0
+		if proto >= 768 {
+			off = 1
+		}
+		copy(b[off:off+8], []byte{0x7f, 0xf8, 0, 0, 0, 0, 0, 0}) // x = NaN
+		if err := h.s.Route(mcdata.ClientboundPlayPosition, b); !errors.Is(err, core.ErrDecode) {
+			t.Errorf("%d: a NaN position: %v", proto, err)
+		}
+	}
+}
+
+// TestDeathMessageIsCleanedAndMarked: the server's death message can quote
+// what players wrote (a killer's name, a renamed weapon): it goes through
+// the one sanitiser and mc_death marks it untrusted. The "Theo died" the
+// bot makes up when health alone tells the death quotes no one.
+func TestDeathMessageIsCleanedAndMarked(t *testing.T) {
+	h := offline(t, 768)
+	h.login()
+	h.position(1, 0.5, 70, 0.5, 0)
+	h.waitSent(2)
+	h.route(mcdata.ClientboundPlayDeathCombatEvent, func(w *wire.Writer) {
+		w.VarInt(42)
+		fakeserver.NBTTranslate(w, "death.attack.player", "Theo", "\x1b[2JEv\u202eil\u2066")
+	})
+	if got := fakeserver.JSON(h.rec.Wait(t, "mc_death")); got != `{"message":"Theo was slain by Evil","untrusted":true}` {
+		t.Errorf("mc_death = %s", got)
+	}
+
+	h = offline(t, 768)
+	h.login()
+	h.position(1, 0.5, 70, 0.5, 0)
+	h.waitSent(2)
+	h.health(0, 20)
+	if got := fakeserver.JSON(h.rec.Wait(t, "mc_death")); got != `{"message":"Theo died"}` {
+		t.Errorf("mc_death from health alone = %s", got)
+	}
+}
+
+// TestHealthDeathAndRespawn: hurt events name the damage type seen within
+// a second before; the alarms fire on crossing and re-arm; death is
+// reported once whether health or the death screen tells it; Respawn
+// waits for the position sync that places the bot.
+func TestHealthDeathAndRespawn(t *testing.T) {
+	h := offline(t, 768)
+	h.login()
+	h.position(1, 0.5, 70, 0.5, 0)
+	h.waitSent(2)
+	h.health(20, 20)
+	h.route(mcdata.ClientboundPlayDamageEvent, func(w *wire.Writer) { w.VarInt(42); w.VarInt(1); w.VarInt(0); w.VarInt(0); w.Bool(false) })
+	h.health(15, 20)
+	h.clock.Advance(2 * time.Second)
+	h.health(12, 20)
+	h.health(5, 4)
+	h.health(4, 3)
+	if got := fakeserver.JSON(h.rec.Wait(t, "mc_hurt")); got != `{"health":15,"attacker":"mob_attack"}` {
+		t.Errorf("first mc_hurt = %s", got)
+	}
+	if n, m := h.rec.Count("mc_low_health"), h.rec.Count("mc_low_food"); n != 1 || m != 1 {
+		t.Errorf("%d low-health and %d low-food alarms, want one each", n, m)
+	}
+	h.health(0, 3)
+	h.route(mcdata.ClientboundPlayDeathCombatEvent, func(w *wire.Writer) {
+		w.VarInt(42)
+		fakeserver.NBTTranslate(w, "death.attack.mob", "Theo", "Zombie")
+	})
+	if n := h.rec.Count("mc_death"); n != 1 {
+		t.Errorf("%d mc_death events, want 1", n)
+	}
+	if got := fakeserver.JSON(h.rec.Wait(t, "mc_death")); got != `{"message":"Theo died"}` {
+		t.Errorf("mc_death = %s", got)
+	}
+	if !h.f.Snapshot().Dead {
+		t.Fatal("not dead")
+	}
+	respawned := make(chan geom.Vec3, 1)
+	errs := make(chan error, 1)
+	go func() {
+		pos, err := h.f.Respawn(context.Background(), time.Minute)
+		errs <- err
+		respawned <- pos
+	}()
+	sent := h.waitSent(3)
+	if sent[2] != mcdata.ServerboundPlayClientCommand {
+		t.Fatalf("sent %v, want a client command", sent)
+	}
+	h.route(mcdata.ClientboundPlayRespawn, func(w *wire.Writer) { h.srv.SpawnInfo(w); w.Byte(0) })
+	h.position(2, 3, 65, 4, 0)
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	if pos := <-respawned; pos != (geom.Vec3{X: 3, Y: 65, Z: 4}) {
+		t.Errorf("respawned at %+v", pos)
+	}
+	if got := fakeserver.JSON(h.rec.Wait(t, "mc_respawned")); got != `{"position":{"x":3,"y":65,"z":4}}` {
+		t.Errorf("mc_respawned = %s", got)
+	}
+	if _, err := h.f.Respawn(context.Background(), time.Minute); !errors.Is(err, ErrAlive) {
+		t.Errorf("respawning a living bot: %v", err)
+	}
+}
+
+// TestWorldFacts: time, weather, game mode, experience, held slot and the
+// bot's own air (not another entity's).
+func TestWorldFacts(t *testing.T) {
+	h := offline(t, 769)
+	h.login()
+	h.route(mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) { w.Int64(24000*3 + 100); w.Int64(6000); w.Bool(true) })
+	h.route(mcdata.ClientboundPlayGameStateChange, func(w *wire.Writer) { w.Byte(codec.GameStartRaining); w.Float32(0) })
+	h.route(mcdata.ClientboundPlayGameStateChange, func(w *wire.Writer) { w.Byte(codec.GameChangeMode); w.Float32(1) })
+	h.route(mcdata.ClientboundPlayExperience, func(w *wire.Writer) { w.Float32(0.25); w.VarInt(4); w.VarInt(40) })
+	h.route(mcdata.ClientboundPlayHeldItemSlot, func(w *wire.Writer) { w.VarInt(5) })
+	for _, eid := range []int32{42, 7} {
+		h.route(mcdata.ClientboundPlayEntityMetadata, func(w *wire.Writer) {
+			w.VarInt(eid)
+			w.Byte(1)
+			w.VarInt(1)
+			w.VarInt(120 + eid)
+			w.Byte(0xff)
+		})
+	}
+	st := h.f.Snapshot()
+	if !st.HasTime || st.TimeOfDay != 6000 || st.WorldAge != 72100 || !st.Raining || st.GameMode != 1 || !st.HasXP || st.XPLevel != 4 || st.HeldSlot != 5 || st.Air != 162 {
+		t.Errorf("%+v", st)
+	}
+}

@@ -1,0 +1,113 @@
+package bot
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/blockmate/blockmate/bot/self"
+	"github.com/blockmate/blockmate/protocol"
+)
+
+// Status is mc_status's result. Its first key is the verdict; the fields
+// after TOOLS.md's (server … task) feed the console's status pane, which
+// reads this same result through the dispatcher. A value the server has not
+// sent yet is absent, never 0.
+type Status struct {
+	Connected bool `json:"connected"`
+	// Dead is true while the bot is dead (State is then "dead").
+	Dead     bool   `json:"dead,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	NextStep string `json:"next_step,omitempty"`
+	// Untrusted is true when Reason quotes the server's own text (the kick
+	// message that ended the last connection), which its operator wrote.
+	Untrusted     bool                   `json:"untrusted,omitempty"`
+	Server        string                 `json:"server,omitempty"` // host:port
+	Version       string                 `json:"version,omitempty"`
+	Position      *Vec3                  `json:"position,omitempty"`
+	Dimension     string                 `json:"dimension,omitempty"`
+	Health        *float64               `json:"health,omitempty"`
+	Food          *int                   `json:"food,omitempty"`
+	GameMode      string                 `json:"gameMode,omitempty"`
+	PlayersOnline *int                   `json:"players_online,omitempty"`
+	Task          []protocol.RunningCall `json:"task"`
+
+	Username   string   `json:"username,omitempty"`
+	MaxHealth  *float64 `json:"max_health,omitempty"`
+	Saturation *float64 `json:"saturation,omitempty"`
+	XPLevel    *int     `json:"xp_level,omitempty"`
+	XPProgress *float64 `json:"xp_progress,omitempty"` // 0..1 towards the next level
+	TimeOfDay  *int64   `json:"time_of_day,omitempty"` // 0..23999 ticks
+	Day        *int64   `json:"day,omitempty"`
+	Raining    *bool    `json:"raining,omitempty"`
+	Thundering *bool    `json:"thundering,omitempty"`
+	LatencyMS  *int64   `json:"latency_ms,omitempty"`
+	// State is the connection's phase: "offline", "connecting", "configuring", "playing", or "dead" while the bot is dead.
+	State string `json:"state,omitempty"`
+	// LastDisconnect is how the bot's last connection ended, when it is in
+	// no world now.
+	LastDisconnect *Disconnect `json:"last_disconnect,omitempty"`
+}
+
+// Disconnect is the end of a connection: why, and when (RFC 3339, UTC).
+// Untrusted is true when the reason quotes the server's own text (a kick
+// message), which its operator wrote.
+type Disconnect struct {
+	Reason    string `json:"reason"`
+	At        string `json:"at"`
+	Untrusted bool   `json:"untrusted,omitempty"`
+}
+
+// Status reports the bot's state for mc_status.
+func (b *Client) Status(task []protocol.RunningCall) Status {
+	b.mu.Lock()
+	w, end := b.w, b.lastEnd
+	b.mu.Unlock()
+	if w == nil {
+		st := Status{Connected: false, Task: task, State: "offline",
+			Reason:   "the bot is not in a world yet",
+			NextStep: "call mc_discover_lan to find a world opened to LAN, then mc_join with its port; or ask the player for the port shown in their chat after Open to LAN",
+		}
+		if end != nil {
+			st.Reason, st.Untrusted = "the bot is not in a world: "+end.Reason, end.Untrusted
+			st.LastDisconnect = &Disconnect{end.Reason, end.at.UTC().Format(time.RFC3339), end.Untrusted}
+			if !end.Left {
+				st.NextStep = fmt.Sprintf("to rejoin, call mc_join with host %q and port %d (%s)", end.host, end.port, end.NextStep)
+			}
+		}
+		if b.joining() {
+			st.State = "connecting"
+			st.Reason, st.Untrusted = "the bot is joining a world", false
+			st.NextStep = "wait for mc_join to answer"
+		}
+		return st
+	}
+	me := w.self.Snapshot()
+	out := Status{
+		Connected: true, Task: task, State: phase(w.s.State()), Username: w.s.Username(),
+		Server: net.JoinHostPort(w.host, strconv.Itoa(w.port)), Version: w.version,
+		Position: ptr(me.Position.Round()), Dimension: me.Dimension, GameMode: gameModeName(me.GameMode),
+		PlayersOnline: ptr(w.players.Count()),
+		// The server tells the weather when it changes; clear weather is
+		// the silence before, as the game's own client takes it.
+		Raining: ptr(me.Raining), Thundering: ptr(me.Thundering),
+	}
+	if me.HasHealth {
+		out.Health, out.MaxHealth = ptr(round1(float64(me.Health))), ptr(float64(self.MaxHealth))
+		out.Food, out.Saturation = ptr(int(me.Food)), ptr(round1(float64(me.Saturation)))
+	}
+	if me.HasXP {
+		out.XPLevel, out.XPProgress = ptr(int(me.XPLevel)), ptr(round1(float64(me.XPBar)*100)/100)
+	}
+	if me.HasTime {
+		out.TimeOfDay, out.Day = ptr(me.TimeOfDay%24000), ptr(me.WorldAge/24000)
+	}
+	if p, ok := w.players.Self(); ok && p.HasPing {
+		out.LatencyMS = ptr(int64(p.PingMS))
+	}
+	if me.Dead {
+		out.Dead, out.State, out.NextStep = true, "dead", nextStepDead
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/Tnze/go-mc/offline"
+
+	"github.com/blockmate/blockmate/bot/codec"
+	"github.com/blockmate/blockmate/bot/core"
+	"github.com/blockmate/blockmate/bot/link"
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/players"
+	"github.com/blockmate/blockmate/bot/registry"
+	"github.com/blockmate/blockmate/bot/self"
+	"github.com/blockmate/blockmate/bot/talk"
+)
+
+// Options tune the bot's sessions.
+type Options struct {
+	ViewDistance       int8
+	LowHealthThreshold float32
+	LowFoodThreshold   int32
+	KeepAliveTimeout   time.Duration
+	Brand              string
+	// Clock gives sessions their time and their 20 Hz tick; nil means the
+	// real clock. Tests drive a core.ManualClock.
+	Clock core.Clock
+}
+
+// world is one session with every feature attached: the one place the
+// features meet.
+type world struct {
+	s       *core.Session
+	link    *link.Link
+	reg     *registry.Registry
+	self    *self.Self
+	players *players.Players
+	talk    *talk.Talk
+
+	host    string
+	port    int
+	version string // the game version, as people name it
+}
+
+// attach builds a session over nc and attaches every feature to it, in
+// the order they depend on one another.
+func attach(nc net.Conn, cd *codec.Codec, log *slog.Logger, emit func(string, string, any), username string, host string, port int, opts Options) *world {
+	s := core.New(nc, cd, core.Options{
+		Log: log, Emit: emit, Clock: opts.Clock, KeepAliveTimeout: opts.KeepAliveTimeout,
+		Username: username, UUID: offline.NameToUUID(username),
+	})
+	w := &world{s: s, host: host, port: port, version: cd.Name()}
+	w.link = link.Attach(s, link.Options{Host: host, Port: port, ViewDistance: opts.ViewDistance, Brand: opts.Brand})
+	w.reg = registry.Attach(s)
+	w.self = self.Attach(s, w.reg, self.Options{LowHealthThreshold: opts.LowHealthThreshold, LowFoodThreshold: opts.LowFoodThreshold})
+	w.players = players.Attach(s)
+	w.talk = talk.Attach(s, w.reg)
+	return w
+}
+
+// JoinError is a join that failed, with the sentence to show.
+type JoinError struct{ Msg string }
+
+func (e *JoinError) Error() string { return e.Msg }
+
+// connect dials, logs in and configures, and returns once the bot has
+// spawned (its first position sync) or failed. Cancelling ctx before then
+// closes the socket, which ends whatever read or write waits.
+func connect(ctx context.Context, log *slog.Logger, emit func(string, string, any), host string, port int, username string, protocol int32, gameVersion string, opts Options) (*world, error) {
+	cd := codec.For(protocol)
+	if cd == nil {
+		return nil, &JoinError{fmt.Sprintf("blockmate cannot speak protocol %d", protocol)}
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, &JoinError{fmt.Sprintf("cannot connect to %s (%v): check that the world is still open to LAN and the port is right", addr, core.ShortErr(err))}
+	}
+	if tcp, ok := nc.(*net.TCPConn); ok {
+		_ = tcp.SetNoDelay(true)
+	}
+	w := attach(nc, cd, log.With("server", addr), emit, username, host, port, opts)
+	if gameVersion != "" {
+		w.version = gameVersion
+	}
+	stop := context.AfterFunc(ctx, w.s.Close)
+	defer stop()
+	if err := w.link.Login(); err != nil {
+		w.s.Close()
+		return nil, &JoinError{fmt.Sprintf("cannot talk to %s: %v", addr, core.ShortErr(err))}
+	}
+	w.s.Start()
+	select {
+	case <-w.s.Spawned():
+		return w, nil
+	case <-w.s.Done():
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		end := w.s.End()
+		return nil, &JoinError{end.Reason + "; " + end.NextStep}
+	case <-ctx.Done():
+		w.s.Leave()
+		return nil, ctx.Err()
+	}
+}
+
+// phase is the connection's state as mc_status names it.
+func phase(s mcdata.State) string {
+	switch s {
+	case mcdata.StatePlay:
+		return "playing"
+	case mcdata.StateConfig:
+		return "configuring"
+	}
+	return "connecting"
+}

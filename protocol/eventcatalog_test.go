@@ -1,0 +1,92 @@
+package protocol
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// payloadWith builds a payload with the given fields, in order.
+func payloadWith(fields ...string) json.RawMessage {
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = `"` + f + `":1`
+	}
+	return json.RawMessage("{" + strings.Join(parts, ",") + "}")
+}
+
+func TestEventCatalogIsConsistent(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range EventCatalog {
+		if seen[e.Name] {
+			t.Errorf("%s is listed twice", e.Name)
+		}
+		seen[e.Name] = true
+		for _, o := range e.Optional {
+			if !slices.Contains(e.Payload, o) {
+				t.Errorf("%s: optional field %q is not in its payload %v", e.Name, o, e.Payload)
+			}
+		}
+		if e.KeyedBy != "" && e.KeyedBy != "host:port" && !slices.Contains(e.Payload, e.KeyedBy) {
+			t.Errorf("%s is keyed by %q, which its payload %v lacks", e.Name, e.KeyedBy, e.Payload)
+		}
+		if slices.Contains(e.Payload, "untrusted") && !e.UntrustedText {
+			t.Errorf("%s carries untrusted but is not marked UntrustedText", e.Name)
+		}
+		// Every documented shape passes: all fields, and all but the optional ones.
+		if err := CheckEventPayload(e.Name, payloadWith(e.Payload...)); err != nil {
+			t.Errorf("all fields: %v", err)
+		}
+		var required []string
+		for _, f := range e.Payload {
+			if !slices.Contains(e.Optional, f) {
+				required = append(required, f)
+			}
+		}
+		if err := CheckEventPayload(e.Name, payloadWith(required...)); err != nil {
+			t.Errorf("required fields only: %v", err)
+		}
+	}
+}
+
+func TestCheckEventPayloadRefusesWhatTheCatalogDoesNotSay(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		payload string
+		want    string
+	}{
+		{"mc_nonsense", `{}`, "is not in protocol.EventCatalog"},
+		{"mc_hurt", `[1]`, "is not a JSON object"},
+		{"mc_hurt", `{"attacker":"zombie"}`, `lacks "health"`},
+		{"mc_hurt", `{"health":3,"attacker":"zombie","weapon":"axe"}`, `carries "weapon"`},
+		{"mc_hurt", `{"attacker":"zombie","health":3}`, `lacks "health"`},
+		{"mc_player_chat", `{"username":"a","message":"m","untrusted":true,"segments":[]}`, "out of the documented order"},
+		{"mc_hurt", `{"health":3,"health":4}`, "or twice"},
+		{"mc_lan_world_found", `{"host":"h","port":1,"motd":"m","is_local_machine":true,"untrusted":true}`, `lacks "source"`},
+		{"mc_disconnected", `{"reason":"r"}`, `lacks "next_step"`},
+	} {
+		err := CheckEventPayload(tc.name, json.RawMessage(tc.payload))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %s: %v, want an error saying %q", tc.name, tc.payload, err, tc.want)
+		}
+	}
+	for name, ok := range map[string]string{
+		"mc_hurt":            `{"health":3}`,
+		"mc_disconnected":    `{"reason":"the server disconnected the bot: bye","next_step":"n","untrusted":true}`,
+		"mc_lan_world_found": `{"host":"h","port":1,"motd":"m","is_local_machine":true,"source":"mdns","ping_error":"e","untrusted":true}`,
+	} {
+		if err := CheckEventPayload(name, json.RawMessage(ok)); err != nil {
+			t.Errorf("%s %s: %v", name, ok, err)
+		}
+	}
+}
+
+// The bus's own event is typed and documented.
+func TestEventsDroppedMatchesItsCatalogEntry(t *testing.T) {
+	ev := DroppedEvent(3, time.Unix(0, 0))
+	if err := CheckEventPayload(ev.Name, ev.Payload); err != nil {
+		t.Error(err)
+	}
+}
