@@ -43,10 +43,10 @@ type Status struct {
 	// DayCycle is "running", "stopped" (the daylight cycle is off) or
 	// "none" where the dimension has no day time (the nether, from 26.1;
 	// time_of_day is then absent).
-	DayCycle string `json:"day_cycle,omitempty"`
-	Raining    *bool    `json:"raining,omitempty"`
-	Thundering *bool    `json:"thundering,omitempty"`
-	LatencyMS  *int64   `json:"latency_ms,omitempty"`
+	DayCycle   string `json:"day_cycle,omitempty"`
+	Raining    *bool  `json:"raining,omitempty"`
+	Thundering *bool  `json:"thundering,omitempty"`
+	LatencyMS  *int64 `json:"latency_ms,omitempty"`
 	// State is the connection's phase: "offline", "connecting", "configuring", "playing", or "dead" while the bot is dead.
 	State string `json:"state,omitempty"`
 	// LastDisconnect is how the bot's last connection ended, when it is in

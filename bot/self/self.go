@@ -102,7 +102,7 @@ type Self struct {
 	// clock (26.1+), which updates only send when they change.
 	dimensionType int32
 	clocks        map[int32]codec.ClockState
-	lowFired struct{ health, food bool }
+	lowFired      struct{ health, food bool }
 	// lastDamage names the damage type of the last damage event aimed at
 	// the bot: the attacker behind the health drop that follows.
 	lastDamage   string

@@ -455,6 +455,13 @@ func (r *Recorder) Count(name string) int {
 	return n
 }
 
+// Events copies the recorded events, in order.
+func (r *Recorder) Events() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
+}
+
 // Names lists the recorded events' names in order.
 func (r *Recorder) Names() []string {
 	r.mu.Lock()

@@ -40,6 +40,8 @@ var dirs = []struct{ key, goName string }{
 var langPrefixes = []string{
 	"chat.type.", "death.", "multiplayer.disconnect.", "disconnect.", "multiplayer.player.",
 	"commands.message.display.", "gameMode.", "commands.kill.", "chat.disabled.", "multiplayer.message_not_delivered",
+	// Dialog buttons and the vanilla dialogs' titles (1.21.6+).
+	"gui.", "menu.",
 }
 
 // PackageDir finds minecraft-data's package folder under the test peers.
