@@ -207,7 +207,7 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 	for name, content := range game {
 		files[name] = content
 	}
-	schema, err := generateSchemas(dataDir, version)
+	schema, err := generateSchemas(dataDir, version, releases)
 	if err != nil {
 		return nil, err
 	}
