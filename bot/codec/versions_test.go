@@ -173,9 +173,10 @@ func TestPeerVectors(t *testing.T) {
 // minecraft-protocol: the file is what the peer encodes today, not what it
 // encoded once.
 func TestPeerVectorsAreCurrent(t *testing.T) {
+	node := peertest.NodeBinary(t)
 	modules := peertest.NodeModules(t)
 	root := peertest.ModuleRoot(t)
-	cmd := exec.Command("node", filepath.Join(root, "bot", "codec", "testdata", "make_vectors.js"))
+	cmd := exec.Command(node, filepath.Join(root, "bot", "codec", "testdata", "make_vectors.js"))
 	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
 	out, err := cmd.Output()
 	if err != nil {

@@ -15,13 +15,15 @@ import (
 // Release is one game release the peers can serve, as testdata/peers/
 // versions.js reads it from the pinned minecraft-data: its name, protocol
 // number, the minecraft-data version that describes its protocol, whether
-// mineflayer joins it, and whether its protocol has dialogs (1.21.6+) and a
-// code of conduct (1.21.9+), read from the protocol definition.
+// mineflayer joins it and flying-squid serves it, and whether its protocol
+// has dialogs (1.21.6+) and a code of conduct (1.21.9+), read from the
+// protocol definition.
 type Release struct {
 	Version       string `json:"version"`
 	Protocol      int    `json:"protocol"`
 	DataVersion   string `json:"dataVersion"`
 	Mineflayer    bool   `json:"mineflayer"`
+	FlyingSquid   bool   `json:"flyingSquid"`
 	Dialog        bool   `json:"dialog"`
 	CodeOfConduct bool   `json:"codeOfConduct"`
 }
