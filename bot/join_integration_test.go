@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,12 +95,33 @@ func TestJoinEveryRelease(t *testing.T) {
 		t.Skip("integration test; run without -short")
 	}
 	bin := sidecartest.Build(t)
-	for _, run := range joinMatrix(t) {
-		t.Run(run.name(), func(t *testing.T) {
-			t.Parallel()
-			testJoin(t, bin, run)
-		})
+	// A run spends most of its time waiting on its peers (a run alone
+	// takes about 20 s of which a few seconds are CPU), so runs go a few at
+	// a time whatever -parallel says: four by default,
+	// BLOCKMATE_MATRIX_PARALLEL to change it. Every wait in a run is on a
+	// condition, with a bound far above what a slow machine needs.
+	limit := 4
+	if v := os.Getenv("BLOCKMATE_MATRIX_PARALLEL"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("BLOCKMATE_MATRIX_PARALLEL=%q is not a positive number", v)
+		}
+		limit = n
 	}
+	slots := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for _, run := range joinMatrix(t) {
+		wg.Add(1)
+		slots <- struct{}{}
+		// t.Run may be called from several goroutines at once; each
+		// returns once its run has finished.
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			t.Run(run.name(), func(t *testing.T) { testJoin(t, bin, run) })
+		}()
+	}
+	wg.Wait()
 }
 
 const (
