@@ -46,6 +46,19 @@ func Lookup(protocol int) (Release, bool) {
 	return Release{}, false
 }
 
+// LookupName finds the release a game version name belongs to, e.g.
+// "1.21.10" → protocol 773.
+func LookupName(name string) (Release, bool) {
+	for _, r := range supported {
+		for _, n := range r.Names {
+			if n == name {
+				return r, true
+			}
+		}
+	}
+	return Release{}, false
+}
+
 // Range names the supported game versions for people: "1.21 to 1.21.4".
 func Range() string {
 	first, last := supported[0], supported[len(supported)-1]

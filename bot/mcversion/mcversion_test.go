@@ -79,3 +79,12 @@ func TestAdvice(t *testing.T) {
 		t.Errorf("advice without a name: %s", a)
 	}
 }
+
+func TestLookupName(t *testing.T) {
+	if r, ok := LookupName("1.21.10"); !ok || r.Protocol != 773 {
+		t.Errorf("1.21.10 = %+v %v, want protocol 773", r, ok)
+	}
+	if _, ok := LookupName("26.3"); ok {
+		t.Error("26.3 is not supported")
+	}
+}

@@ -44,6 +44,16 @@ func Releases(t testing.TB) []Release {
 	t.Helper()
 	dir := PeersDir(t)
 	NodeModules(t)
+	list, err := ReadReleases(dir)
+	if err != nil {
+		t.Fatalf("peertest: %v", err)
+	}
+	return list
+}
+
+// ReadReleases is Releases for programs that are not tests (the
+// benchmark): dir is testdata/peers, with its peers installed.
+func ReadReleases(dir string) ([]Release, error) {
 	releases.once.Do(func() {
 		cmd := exec.Command(nodeIn(dir), "versions.js")
 		cmd.Dir = dir
@@ -71,7 +81,7 @@ func Releases(t testing.TB) []Release {
 		}
 	})
 	if releases.err != nil {
-		t.Fatalf("peertest: %v", releases.err)
+		return nil, releases.err
 	}
-	return append([]Release(nil), releases.list...)
+	return append([]Release(nil), releases.list...), nil
 }
