@@ -59,7 +59,7 @@ func LookupName(name string) (Release, bool) {
 	return Release{}, false
 }
 
-// Range names the supported game versions for people: "1.21 to 1.21.4".
+// Range names the supported game versions for people, e.g. "1.21 to 26.1.2".
 func Range() string {
 	first, last := supported[0], supported[len(supported)-1]
 	return first.Names[0] + " to " + last.Names[len(last.Names)-1]

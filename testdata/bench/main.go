@@ -551,7 +551,7 @@ func (rw row) cells() []string {
 	return []string{rw.measure, rw.blockmate, rw.bare, rw.mineflayer, rw.ratio, rw.goal, rw.verdict}
 }
 
-// markdown is RESULTS.md.
+// markdown is RESULTS-<version>.md.
 func (r *report) markdown() string {
 	var b strings.Builder
 	b.WriteString("# Benchmark results\n\n")
