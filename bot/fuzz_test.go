@@ -66,7 +66,14 @@ func FuzzPacket(f *testing.F) {
 		seed(vi, mcdata.ClientboundPlayShowDialog, func(w *wire.Writer) { w.VarInt(0); _ = w.NBT(dialog) })
 		seed(vi, mcdata.ClientboundConfigShowDialog, func(w *wire.Writer) { _ = w.NBT(dialog) })
 		seed(vi, mcdata.ClientboundConfigCodeOfConduct, func(w *wire.Writer) { w.String("Be nice.") })
-		seed(vi, mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) { w.Int64(1); w.VarInt(1); w.VarInt(0); w.VarLong(6000); w.Float32(0); w.Float32(1) })
+		seed(vi, mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) {
+			w.Int64(1)
+			w.VarInt(1)
+			w.VarInt(0)
+			w.VarLong(6000)
+			w.Float32(0)
+			w.Float32(1)
+		})
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) < 2 {
