@@ -231,6 +231,27 @@ func testJoin(t *testing.T, bin string, run matrixRun) {
 		t.Errorf("mc_read_chat lacks the two lines: %+v", chatLog.Messages)
 	}
 
+	// The time of day, as the server set it: a time of day before 26.1,
+	// the overworld's world clock from 26.1. mpserver sends the new time
+	// before the command's reply, so it has arrived when mc_command
+	// answers.
+	if !squid {
+		var cmd struct {
+			Sent  bool
+			Reply string
+		}
+		if err := sc.Call(ctx, "mc_command", map[string]any{"command": "/time set 13000"}).Decode(&cmd); err != nil || !strings.Contains(cmd.Reply, "13000") {
+			t.Errorf("mc_command /time set = %+v, %v", cmd, err)
+		}
+		var st struct {
+			TimeOfDay *int64 `json:"time_of_day"`
+			DayCycle  string `json:"day_cycle"`
+		}
+		if err := sc.Call(ctx, "mc_status", nil).Decode(&st); err != nil || st.TimeOfDay == nil || *st.TimeOfDay < 13000 || *st.TimeOfDay > 13400 || st.DayCycle != "running" {
+			t.Errorf("mc_status after /time set 13000: time_of_day %v, day_cycle %q, %v", ptrString(st.TimeOfDay), st.DayCycle, err)
+		}
+	}
+
 	// A player who joins after the bot is announced and listed; alex,
 	// there before the bot, is listed too where the peer tells newcomers.
 	peertest.StartBarePlayer(t, srv, "cole")
@@ -380,6 +401,13 @@ func TestJoinNewerRelease(t *testing.T) {
 	if bad := sc.NonProtocol(); len(bad) > 0 {
 		t.Errorf("stdout carried non-protocol lines: %q", bad)
 	}
+}
+
+func ptrString(p *int64) string {
+	if p == nil {
+		return "absent"
+	}
+	return strconv.FormatInt(*p, 10)
 }
 
 func payloadHas(part string) func(json.RawMessage) bool {

@@ -167,7 +167,8 @@ func (t *Table) Lookup(s State, d Direction, id int32) Packet {
 
 // Translate returns the en_us text for a translation key and whether it is
 // known. Only the keys the bot renders are kept (chat formats, deaths,
-// disconnect reasons, whispers, join and leave lines).
+// disconnect reasons, whispers, join and leave lines, command feedback,
+// dialog buttons).
 func Translate(key string) (string, bool) {
 	s, ok := lang[key]
 	return s, ok
