@@ -78,7 +78,7 @@ func waitScript(t *testing.T, done chan struct{}) {
 // goes on; it never sends an accept the server did not ask for.
 func TestCodeOfConduct(t *testing.T) {
 	for _, proto := range []int32{773, 775} {
-		rec := fakeserver.NewRecorder()
+		rec := fakeserver.NewRecorder(t)
 		done := make(chan struct{})
 		linkedWith(t, proto, rec, func(f *fakeserver.Server) {
 			defer close(done)
@@ -95,7 +95,7 @@ func TestCodeOfConduct(t *testing.T) {
 		})
 		waitScript(t, done)
 		got := fakeserver.JSON(rec.Wait(t, "mc_code_of_conduct"))
-		if got != `{"text":"Be kind.[2J","accepted":true,"untrusted":true}` {
+		if got != `{"text":"Be kind.","accepted":true,"untrusted":true}` {
 			t.Errorf("%d: mc_code_of_conduct = %s", proto, got)
 		}
 		if n := rec.Count("mc_code_of_conduct"); n != 1 {
@@ -112,7 +112,7 @@ func TestCodeOfConduct(t *testing.T) {
 func TestDialogs(t *testing.T) {
 	for _, proto := range []int32{771, 775} {
 		t.Run(mcdata.For(proto).Name(), func(t *testing.T) {
-			rec := fakeserver.NewRecorder()
+			rec := fakeserver.NewRecorder(t)
 			done := make(chan struct{})
 			title := map[string]any{"text": "Rules"}
 			_, l := linkedWith(t, proto, rec, func(f *fakeserver.Server) {
