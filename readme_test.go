@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -19,7 +20,21 @@ const (
 	toolsEnd    = "<!-- tools:end -->"
 	eventsBegin = "<!-- events:begin (generated from protocol.EventCatalog) -->"
 	eventsEnd   = "<!-- events:end -->"
+	// The versions the bot joins, from the one release list.
+	versionsBegin = "<!-- versions:begin (generated from mcdata.Releases) -->"
+	versionsEnd   = "<!-- versions:end -->"
 )
+
+// versionTable renders the release list: each protocol and the game
+// versions that speak it.
+func versionTable() string {
+	var b strings.Builder
+	b.WriteString("| protocol | game versions |\n|---|---|\n")
+	for _, r := range mcdata.Releases() {
+		fmt.Fprintf(&b, "| %d | %s |\n", r.Protocol, strings.Join(r.Names, ", "))
+	}
+	return b.String()
+}
 
 // toolTable renders the catalog as the README's Markdown table.
 func toolTable(c *protocol.Catalog) string {
@@ -81,8 +96,9 @@ func replaceBlock(doc, begin, end, body string) (string, bool) {
 	return doc[:i+len(begin)] + "\n" + body + doc[j:], true
 }
 
-// TestReadmeTablesMatchTheCatalog keeps the README's tool and event tables
-// true: they are generated from the catalog, and this fails when they drift.
+// TestReadmeTablesMatchTheCatalog keeps the README's tool, event and
+// version tables true: they are generated from the catalog and the release
+// list, and this fails when they drift.
 func TestReadmeTablesMatchTheCatalog(t *testing.T) {
 	raw, err := os.ReadFile("README.md")
 	if err != nil {
@@ -91,8 +107,9 @@ func TestReadmeTablesMatchTheCatalog(t *testing.T) {
 	doc := string(raw)
 	want, ok1 := replaceBlock(doc, toolsBegin, toolsEnd, toolTable(wire(slog.New(slog.DiscardHandler)).catalog))
 	want, ok2 := replaceBlock(want, eventsBegin, eventsEnd, eventTable())
-	if !ok1 || !ok2 {
-		t.Fatal("README.md lacks the tools or events markers")
+	want, ok3 := replaceBlock(want, versionsBegin, versionsEnd, versionTable())
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatal("README.md lacks the tools, events or versions markers")
 	}
 	if want == doc {
 		return
@@ -103,7 +120,7 @@ func TestReadmeTablesMatchTheCatalog(t *testing.T) {
 		}
 		return
 	}
-	t.Fatal("README.md's tool or event table is out of date: run `go test -run TestReadme -update .`")
+	t.Fatal("README.md's tool, event or version table is out of date: run `go test -run TestReadme -update .`")
 }
 
 // firstSentence cuts a description after its first sentence, not fooled by

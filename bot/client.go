@@ -54,6 +54,9 @@ type lastEnd struct {
 // errJoinCancelled is the cause of a join cancelled by mc_leave.
 var errJoinCancelled = errors.New("the join was cancelled by mc_leave; call mc_join again to join a world")
 
+// joinPingTimeout bounds the status ping a join starts with.
+const joinPingTimeout = 10 * time.Second
+
 // joinUnwind bounds how long a new join waits for a cancelled one to
 // finish unwinding (closing its socket) before it starts.
 const joinUnwind = 10 * time.Second
@@ -159,7 +162,13 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 		return ctx.Err()
 	}
 
-	status, err := lan.Ping(ctx, host, port)
+	// A world busy generating chunks or saving can take a few seconds to
+	// answer its status ping (a node test server starting chunks for a
+	// player on a loaded machine took over 3 s, lan's default); the join
+	// allows the world 60 s to spawn the bot, so its ping may take 10.
+	pingCtx, cancelPing := context.WithTimeout(ctx, joinPingTimeout)
+	status, err := lan.Ping(pingCtx, host, port)
+	cancelPing()
 	if err != nil {
 		if ctx.Err() != nil {
 			return JoinResult{}, ctxErr()

@@ -59,6 +59,21 @@ func FuzzPacket(f *testing.F) {
 			fakeserver.NBTTranslate(w, "x")
 		})
 		seed(vi, mcdata.ClientboundLoginSuccess, func(w *wire.Writer) { w.UUID([16]byte{}); w.String("Theo"); w.VarInt(0) })
+		// Packets some versions added: a dialog whose cancel action is
+		// answered, the code of conduct, the time (26.1's clocks).
+		dialog := map[string]any{"type": "minecraft:confirmation", "title": "t", "yes": map[string]any{"label": "y"},
+			"no": map[string]any{"label": "n", "action": map[string]any{"type": "minecraft:custom", "id": "x:y", "payload": map[string]any{"a": int8(1)}}}}
+		seed(vi, mcdata.ClientboundPlayShowDialog, func(w *wire.Writer) { w.VarInt(0); _ = w.NBT(dialog) })
+		seed(vi, mcdata.ClientboundConfigShowDialog, func(w *wire.Writer) { _ = w.NBT(dialog) })
+		seed(vi, mcdata.ClientboundConfigCodeOfConduct, func(w *wire.Writer) { w.String("Be nice.") })
+		seed(vi, mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) {
+			w.Int64(1)
+			w.VarInt(1)
+			w.VarInt(0)
+			w.VarLong(6000)
+			w.Float32(0)
+			w.Float32(1)
+		})
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) < 2 {

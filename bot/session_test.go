@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,12 +28,17 @@ func TestPlayEachVersion(t *testing.T) {
 			steps := make(chan func(f *fakeServer))
 			port := fakeserver.Start(t, proto, func(f *fakeServer) {
 				f.Login(64)
+				f.CodeOfConduct = "Be kind."
 				f.Configure()
 				f.Play(42, 10.5, 64, -3.25)
 				for step := range steps {
 					step(f)
 				}
 			})
+			// A failed check stops the test early: end the script too, so
+			// the scripted server's cleanup does not wait for it for ever.
+			var stopSteps sync.Once
+			t.Cleanup(func() { stopSteps.Do(func() { close(steps) }) })
 			// Time stands still unless the test moves it, so the roster at
 			// login is always within the roster window.
 			w, err := dialFake(t, port, proto, rec, Options{Clock: core.NewManualClock(time.Now())})
@@ -75,6 +81,7 @@ func TestPlayEachVersion(t *testing.T) {
 					w.VarInt(23)
 				})
 				f.Send(mcdata.ClientboundPlayPlayerChat, func(w *wire.Writer) {
+					f.PlayerChatStart(w)
 					w.UUID(alex)
 					w.VarInt(0)
 					w.Bool(false) // unsigned
@@ -184,13 +191,7 @@ func TestPlayEachVersion(t *testing.T) {
 
 			// Time and weather.
 			do(func(f *fakeServer) {
-				f.Send(mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) {
-					w.Int64(24000*3 + 100)
-					w.Int64(6000)
-					if f.Proto >= 768 {
-						w.Bool(true)
-					}
-				})
+				f.Time(24000*3+100, 6000)
 				f.Send(mcdata.ClientboundPlayGameStateChange, func(w *wire.Writer) {
 					w.Byte(1) // begin raining
 					w.Float32(0)
@@ -222,15 +223,44 @@ func TestPlayEachVersion(t *testing.T) {
 				t.Errorf("phase after reconfiguration %q", p)
 			}
 
-			// Chat out: the unsigned chat packet carries the words.
+			// Chat out: the unsigned chat packet carries the words (and,
+			// from 1.21.5, a checksum of 0: "do not check").
 			if err := w.talk.Say([]string{"hello"}); err != nil {
 				t.Fatal(err)
 			}
 			do(func(f *fakeServer) {
-				if got := f.Expect(mcdata.ServerboundPlayChatMessage).String(256); got != "hello" {
+				r := f.Expect(mcdata.ServerboundPlayChatMessage)
+				if got := r.String(256); got != "hello" {
 					t.Errorf("chat message %q", got)
 				}
+				_, _, _ = r.Int64(), r.Int64(), r.Bool() // timestamp, salt, unsigned
+				_, _ = r.VarInt(), r.Bytes(3)            // last seen
+				if proto >= 770 && r.Byte() != 0 {
+					t.Error("the chat checksum is not 0")
+				}
+				if r.Err() != nil || r.Remaining() != 0 {
+					t.Errorf("chat message: %v, %d bytes left", r.Err(), r.Remaining())
+				}
 			})
+
+			// 1.21.6+: a dialog is shown as an event and closed; 1.21.9+:
+			// the code of conduct was shown and accepted in configuration.
+			if proto >= 771 {
+				do(func(f *fakeServer) {
+					f.Send(mcdata.ClientboundPlayShowDialog, func(w *wire.Writer) {
+						w.VarInt(0)
+						_ = w.NBT(map[string]any{"type": "minecraft:notice", "title": "Welcome", "body": map[string]any{"type": "minecraft:plain_message", "contents": "Read the rules."}})
+					})
+					f.Send(mcdata.ClientboundPlayKeepAlive, func(w *wire.Writer) { w.Int64(3) })
+					f.Expect(mcdata.ServerboundPlayKeepAlive)
+				})
+				if got := jsonOf(rec.Wait(t, "mc_dialog")); got != `{"title":"Welcome","body":["Read the rules."],"buttons":["Ok"],"untrusted":true}` {
+					t.Errorf("mc_dialog = %s", got)
+				}
+			}
+			if got := rec.Count("mc_code_of_conduct"); (proto >= 773) != (got == 1) {
+				t.Errorf("%d mc_code_of_conduct events", got)
+			}
 
 			// A kick ends the session with the server's words.
 			do(func(f *fakeServer) {
@@ -240,7 +270,7 @@ func TestPlayEachVersion(t *testing.T) {
 			if end := w.s.End(); !strings.Contains(end.Reason, "Server closed") || !end.Kicked || end.NextStep == "" {
 				t.Errorf("end = %+v", end)
 			}
-			close(steps)
+			stopSteps.Do(func() { close(steps) })
 		})
 	}
 }
@@ -253,12 +283,12 @@ func TestJoinUnsupportedVersion(t *testing.T) {
 		f.State = mcdata.StateStatus
 		f.Next() // status request
 		var w wire.Writer
-		w.String(`{"version":{"name":"1.21.11","protocol":774},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`)
+		w.String(`{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`)
 		f.SendRaw(0, w.Bytes())
 	})
 	c := NewClient(testLog(), nil, Options{})
 	_, err := c.Join(context.Background(), "127.0.0.1", port, "Theo")
-	if err == nil || err.Error() != mcversion.Advice("1.21.11", 774) {
+	if err == nil || err.Error() != mcversion.Advice("26.3", 777) {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -40,9 +40,13 @@ type Status struct {
 	XPProgress *float64 `json:"xp_progress,omitempty"` // 0..1 towards the next level
 	TimeOfDay  *int64   `json:"time_of_day,omitempty"` // 0..23999 ticks
 	Day        *int64   `json:"day,omitempty"`
-	Raining    *bool    `json:"raining,omitempty"`
-	Thundering *bool    `json:"thundering,omitempty"`
-	LatencyMS  *int64   `json:"latency_ms,omitempty"`
+	// DayCycle is "running", "stopped" (the daylight cycle is off) or
+	// "none" where the dimension has no day time (the nether, from 26.1;
+	// time_of_day is then absent).
+	DayCycle   string `json:"day_cycle,omitempty"`
+	Raining    *bool  `json:"raining,omitempty"`
+	Thundering *bool  `json:"thundering,omitempty"`
+	LatencyMS  *int64 `json:"latency_ms,omitempty"`
 	// State is the connection's phase: "offline", "connecting", "configuring", "playing", or "dead" while the bot is dead.
 	State string `json:"state,omitempty"`
 	// LastDisconnect is how the bot's last connection ended, when it is in
@@ -100,8 +104,14 @@ func (b *Client) Status(task []protocol.RunningCall) Status {
 	if me.HasXP {
 		out.XPLevel, out.XPProgress = ptr(int(me.XPLevel)), ptr(round1(float64(me.XPBar)*100)/100)
 	}
-	if me.HasTime {
-		out.TimeOfDay, out.Day = ptr(me.TimeOfDay%24000), ptr(me.WorldAge/24000)
+	switch me.DayCycle {
+	case self.DayRunning, self.DayStopped:
+		// The day is counted as the game's debug screen counts it: the
+		// day time (from 26.1, the dimension's clock) over a day's
+		// 24000 ticks, which /time set moves and the world's age does not.
+		out.TimeOfDay, out.Day, out.DayCycle = ptr(me.TimeOfDay%24000), ptr(me.TimeOfDay/24000), me.DayCycle
+	case self.DayNone:
+		out.DayCycle = me.DayCycle
 	}
 	if p, ok := w.players.Self(); ok && p.HasPing {
 		out.LatencyMS = ptr(int64(p.PingMS))

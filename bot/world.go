@@ -55,8 +55,8 @@ func attach(nc net.Conn, cd *codec.Codec, log *slog.Logger, emit func(string, st
 		Username: username, UUID: offline.NameToUUID(username),
 	})
 	w := &world{s: s, host: host, port: port, version: cd.Name()}
-	w.link = link.Attach(s, link.Options{Host: host, Port: port, ViewDistance: opts.ViewDistance, Brand: opts.Brand})
 	w.reg = registry.Attach(s)
+	w.link = link.Attach(s, w.reg, link.Options{Host: host, Port: port, ViewDistance: opts.ViewDistance, Brand: opts.Brand})
 	w.self = self.Attach(s, w.reg, self.Options{LowHealthThreshold: opts.LowHealthThreshold, LowFoodThreshold: opts.LowFoodThreshold})
 	w.players = players.Attach(s)
 	w.talk = talk.Attach(s, w.reg)

@@ -116,7 +116,7 @@ func TestPingReadsStatus(t *testing.T) {
 }
 
 func TestPingStringDescriptionAndIncompatibleVersion(t *testing.T) {
-	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"1.21.11","protocol":774},"players":{"max":20,"online":0},"description":"§aA §lnew§r world\nline two"}`, skipPong: true})
+	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":20,"online":0},"description":"§aA §lnew§r world\nline two"}`, skipPong: true})
 	st, err := Ping(context.Background(), "127.0.0.1", srv.port())
 	if err != nil {
 		t.Fatalf("Ping: %v", err)
@@ -124,8 +124,8 @@ func TestPingStringDescriptionAndIncompatibleVersion(t *testing.T) {
 	if st.MOTD != "A new world line two" {
 		t.Errorf("MOTD = %q", st.MOTD)
 	}
-	if st.Compatible || st.Protocol != 774 || st.Version != "1.21.11" {
-		t.Errorf("status = %+v, want an incompatible 1.21.11 (774)", st)
+	if st.Compatible || st.Protocol != 777 || st.Version != "26.3" {
+		t.Errorf("status = %+v, want an incompatible 26.3 (777)", st)
 	}
 	if st.Latency <= 0 {
 		t.Errorf("without a pong the latency falls back to the status round trip; got %v", st.Latency)

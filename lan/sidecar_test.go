@@ -199,14 +199,14 @@ func TestSidecarStopDiscoveryAndPing(t *testing.T) {
 
 func TestSidecarOnlyAnUnsupportedVersion(t *testing.T) {
 	ns := netnstest.New(t)
-	old := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.11","protocol":774},"players":{"max":8,"online":0},"description":"New"}`})
+	old := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"New"}`})
 	startAnnouncer(t, ns, FormatAnnouncement("New", strconv.Itoa(old.port())), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{})
-	if r.Found != 1 || !strings.Contains(r.Reason, "the world on this computer runs Minecraft 1.21.11, which the bot cannot join") {
+	if r.Found != 1 || !strings.Contains(r.Reason, "the world on this computer runs Minecraft 26.3, which the bot cannot join") {
 		t.Errorf("result = %s", raw)
 	}
-	if !strings.Contains(r.NextStep, "Installations → New installation") {
+	if !strings.Contains(r.NextStep, "New installation") {
 		t.Errorf("next_step = %q", r.NextStep)
 	}
 }

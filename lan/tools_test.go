@@ -47,13 +47,13 @@ func TestPingServerTool(t *testing.T) {
 func TestPingServerToolIncompatible(t *testing.T) {
 	c := protocol.NewCatalog()
 	RegisterTools(c, Options{})
-	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"1.21.11","protocol":774},"players":{"max":8,"online":0},"description":"x"}`})
+	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"x"}`})
 	var r PingResult
 	_ = json.Unmarshal(callTool(t, c, "mc_ping_server", `{"host":"127.0.0.1","port":`+itoa(srv.port())+`}`), &r)
 	if !r.Reachable || r.Compatible == nil || *r.Compatible {
 		t.Fatalf("result = %+v", r)
 	}
-	if !strings.Contains(r.Reason, "cannot join Minecraft 1.21.11") || !strings.Contains(r.NextStep, "Installations → New installation") {
+	if !strings.Contains(r.Reason, "cannot join Minecraft 26.3") || !strings.Contains(r.NextStep, "New installation") {
 		t.Errorf("reason %q / next_step %q", r.Reason, r.NextStep)
 	}
 }

@@ -490,6 +490,8 @@ func kindStyle(s *themes.Styles, name string) lipgloss.Style {
 		return s.Event.Danger
 	case "mc_respawned", "mc_item_picked_up", "mc_player_joined", "mc_player_left":
 		return s.Event.Good
+	case "mc_dialog", "mc_code_of_conduct":
+		return s.Event.System
 	case "mc_lan_world_found", "mc_lan_world_lost":
 		return s.Event.World
 	case "mc_task_progress":
@@ -611,6 +613,11 @@ type sentencePayload struct {
 	Total     *int            `json:"total"`
 	Position  json.RawMessage `json:"position"`
 	NextStep  string          `json:"next_step"`
+	Title     string          `json:"title"`
+	Body      []string        `json:"body"`
+	Buttons   []string        `json:"buttons"`
+	Text      string          `json:"text"`
+	Accepted  bool            `json:"accepted"`
 }
 
 // eventSentence renders an event as one sentence for people, in every
@@ -684,6 +691,28 @@ func eventSentence(s *themes.Styles, e protocol.Event) string {
 		if p.Reason != "" {
 			text += ": " + name(p.Reason, "")
 		}
+	case "mc_dialog":
+		// The server's own words, quoted, so nobody takes them for
+		// blockmate's.
+		text = "The server showed a dialog"
+		if t := clean(p.Title); t != "" {
+			text += " “" + t + "”"
+		}
+		if len(p.Body) > 0 {
+			text += ": " + quoteLines(p.Body)
+		}
+		if len(p.Buttons) > 0 {
+			text += " (buttons: " + clean(strings.Join(p.Buttons, ", ")) + ")"
+		}
+		text += "; the bot closed it"
+	case "mc_code_of_conduct":
+		text = "The server's code of conduct"
+		if t := clean(p.Text); t != "" {
+			text += ": " + quoteLines([]string{t})
+		}
+		if p.Accepted {
+			text += "; the bot accepted it to join"
+		}
 	case "mc_disconnected":
 		text = "Left the world"
 		if p.Reason != "" {
@@ -705,6 +734,17 @@ func eventSentence(s *themes.Styles, e protocol.Event) string {
 		text = strings.ReplaceAll(shortKind(e.Name), "_", " ")
 	}
 	return kindStyle(s, e.Name).Render(lanAddress.ReplaceAllString(text, "the world"))
+}
+
+// quoteLines joins lines a server operator wrote into one quoted run.
+func quoteLines(lines []string) string {
+	parts := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if l = strings.Join(strings.Fields(clean(l)), " "); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return "“" + strings.Join(parts, " / ") + "”"
 }
 
 // lanAddress matches an IPv4 address with or without a port, which a

@@ -84,6 +84,11 @@ func (p statusPane) lines(width int) []string {
 	}
 	out = append(out, label("World")+world)
 	when := s.Muted.Render("unknown")
+	if st.DayCycle == "none" {
+		// From 26.1 a dimension without a day clock (the nether) has
+		// no time of day at all.
+		when = s.Text.Render("no day time here")
+	}
 	if tod := timeOfDay(st.TimeOfDay); tod != "" {
 		when = s.Text.Render(tod)
 		if st.Day != nil {

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"github.com/blockmate/blockmate/bot/chat"
+	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 )
 
@@ -123,6 +124,10 @@ func base(c *Codec) {
 		}
 		return t
 	}
+	c.SpawnPosition = func(r *wire.Reader) SpawnPosition {
+		x, y, z := r.Position()
+		return SpawnPosition{Pos: BlockPos{x, y, z}, Yaw: r.Float32()}
+	}
 	c.HeldSlot = func(r *wire.Reader) int32 { return int32(r.Int8()) }
 	c.DeathCombatEvent = func(r *wire.Reader) CombatDeath { return CombatDeath{PlayerID: r.VarInt(), Message: r.NBT()} }
 	c.DamageEvent = func(r *wire.Reader) DamageEvent {
@@ -133,15 +138,12 @@ func base(c *Codec) {
 		return d
 	}
 
-	// Entity metadata types of 1.20.5 to 1.21.4 (minecraft-data's
-	// entityMetadataEntry; TestMetadataTypesMatchMinecraftData checks them).
-	c.MetadataTypes = []MetadataKind{
-		MetaByte, MetaVarInt, MetaVarLong, MetaFloat, MetaString, MetaComponent, MetaOptionalComponent, MetaItemStack,
-		MetaBool, MetaRotations, MetaBlockPos, MetaOptionalBlockPos, MetaDirection, MetaOptionalUUID, MetaBlockState,
-		MetaOptionalBlockState, MetaNBT, MetaParticle, MetaParticles, MetaVillagerData, MetaOptionalVarInt, MetaPose,
-		MetaCatVariant, MetaWolfVariant, MetaFrogVariant, MetaOptionalGlobalPos, MetaPaintingVariant, MetaSnifferState,
-		MetaArmadilloState, MetaVector3, MetaQuaternion,
-	}
+	// Entity metadata type ids change in 1.21.5, 1.21.9, 1.21.11 and 26.1;
+	// every version's table is generated from minecraft-data (checked
+	// against the game's EntityDataSerializers at 769, 772 and 775), so
+	// the version files do not repeat them.
+	c.MetadataTypes = metadataKinds(mcdata.MetadataTypes(c.Protocol))
+	c.MetadataValue = metadataValue
 	c.EntityMetadata = func(r *wire.Reader) EntityMetadata { return entityMetadata(c, r) }
 
 	c.PlayerInfoActions = []PlayerInfoAction{ActionAddPlayer, ActionInitializeChat, ActionGameMode, ActionListed, ActionLatency, ActionDisplayName}
@@ -328,28 +330,39 @@ func playerInfo(c *Codec, r *wire.Reader) PlayerInfoUpdate {
 }
 
 // chatTypeRef reads a chat type holder: a VarInt that is the registry index
-// plus one, or 0 followed by the type inline.
+// plus one, or 0 followed by the type inline. An inline chat type is two
+// decorations, how the line is shown in chat and how it is narrated, each
+// a translation key, its parameters and a style (the game's
+// ChatType.DIRECT_STREAM_CODEC, 1.21.4; minecraft-data's ChatTypes
+// {chat, narration}). The bot shows the chat decoration.
 func chatTypeRef(r *wire.Reader) ChatTypeRef {
 	id := r.VarInt()
 	if id != 0 {
 		return ChatTypeRef{Registry: id - 1}
 	}
-	ref := ChatTypeRef{Registry: -1, Inline: ChatType{TranslationKey: r.String(maxString)}}
+	key, params := chatDecoration(r)
+	_, _ = chatDecoration(r) // narration
+	return ChatTypeRef{Registry: -1, Inline: ChatType{TranslationKey: key, Parameters: params}}
+}
+
+// chatDecoration reads one decoration of an inline chat type.
+func chatDecoration(r *wire.Reader) (key string, params []string) {
+	key = r.String(maxString)
 	n := r.Count(1)
 	for i := 0; i < n && r.Err() == nil; i++ {
 		switch r.VarInt() {
 		case 0:
-			ref.Inline.Parameters = append(ref.Inline.Parameters, "content")
+			params = append(params, "content")
 		case 1:
-			ref.Inline.Parameters = append(ref.Inline.Parameters, "sender")
+			params = append(params, "sender")
 		case 2:
-			ref.Inline.Parameters = append(ref.Inline.Parameters, "target")
+			params = append(params, "target")
 		default:
 			r.Failf("chat type parameter out of range")
 		}
 	}
 	_ = r.NBT() // style
-	return ref
+	return key, params
 }
 
 func playerChat(c *Codec, r *wire.Reader) PlayerChat {
@@ -392,7 +405,7 @@ func entityMetadata(c *Codec, r *wire.Reader) EntityMetadata {
 		if typ >= 0 && int(typ) < len(c.MetadataTypes) {
 			kind = c.MetadataTypes[typ]
 		}
-		v, ok := metadataValue(r, kind)
+		v, ok := c.MetadataValue(r, kind)
 		if !ok {
 			m.Partial = true
 			return m
@@ -411,7 +424,11 @@ func metadataValue(r *wire.Reader, kind MetadataKind) (any, bool) {
 	case MetaByte:
 		return r.Int8(), true
 	case MetaVarInt, MetaDirection, MetaBlockState, MetaOptionalBlockState, MetaOptionalVarInt, MetaPose,
-		MetaCatVariant, MetaFrogVariant, MetaSnifferState, MetaArmadilloState:
+		MetaCatVariant, MetaFrogVariant, MetaSnifferState, MetaArmadilloState,
+		// The kinds 1.21.5 and later added are registry ids or enums.
+		MetaCowVariant, MetaWolfSoundVariant, MetaPigVariant, MetaChickenVariant, MetaCopperGolemState,
+		MetaWeatheringCopperGolemState, MetaZombieNautilusVariant, MetaHumanoidArm, MetaCatSoundVariant,
+		MetaCowSoundVariant, MetaPigSoundVariant, MetaChickenSoundVariant:
 		return r.VarInt(), true
 	case MetaVarLong:
 		return r.VarLong(), true
@@ -446,8 +463,8 @@ func metadataValue(r *wire.Reader, kind MetadataKind) (any, bool) {
 	case MetaVillagerData:
 		return [3]int32{r.VarInt(), r.VarInt(), r.VarInt()}, true
 	case MetaOptionalGlobalPos:
-		// minecraft-data writes this as an optional string; the game sends
-		// a dimension and a position.
+		// minecraft-data writes this as an optional string before 1.21.9;
+		// the game sends a dimension and a position (correction C5).
 		if !r.Bool() {
 			return nil, true
 		}
@@ -455,7 +472,8 @@ func metadataValue(r *wire.Reader, kind MetadataKind) (any, bool) {
 		x, y, z := r.Position()
 		return GlobalPos{dim, BlockPos{x, y, z}}, true
 	}
-	// Item stacks, particles and variants given inline are left for the
-	// features that need them (issues 9 to 11).
+	// Item stacks, particles, variants that may come inline (wolf before
+	// 1.21.5, painting) and resolvable profiles are left for the features
+	// that need them (issues 9 to 11).
 	return nil, false
 }

@@ -14,6 +14,10 @@
 // Adding a protocol is: regenerate bot/mcdata, add vNNN.go with its
 // overrides (define(NNN, …)), and nothing else. TestEveryReleaseHasACodec
 // fails while a release of mcdata has no codec or a codec no release.
+//
+// Where minecraft-data's layout differs from the game's, the codec follows
+// the game, and the comment names the correction (C1 … in the header of
+// bot/mcdata/packets_gen.go).
 package codec
 
 import (
@@ -23,12 +27,17 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/bot/world"
 )
 
 // Codec is the wire layout of one protocol version. Decoders (funcs of a
 // *wire.Reader) never panic and never allocate from a length they have not
 // checked; a malformed packet leaves an error in the Reader. Encoders
 // (Write… funcs) append to a *wire.Writer.
+//
+// A layout tagged since:"N" belongs to packets that protocol N added: it is
+// nil before N (the version has no such packet, so nothing may be sent or
+// handled) and set from N on; TestEveryReleaseHasACodec holds both.
 type Codec struct {
 	// Protocol is the protocol version, e.g. 769.
 	Protocol int32
@@ -68,6 +77,18 @@ type Codec struct {
 	SelectKnownPacks       func(r *wire.Reader) []KnownPack
 	WriteSelectKnownPacks  func(w *wire.Writer, packs []KnownPack)
 	RegistryData           func(r *wire.Reader) RegistryData
+	// CodeOfConduct is the server's code of conduct (1.21.9+), which the
+	// server waits for the client to accept (accept_code_of_conduct, an
+	// empty packet) before it goes on.
+	CodeOfConduct func(r *wire.Reader) string `since:"773"`
+
+	// ---- dialogs (1.21.6+), in configuration and play ----
+
+	// ShowConfigDialog is the configuration show_dialog: always inline.
+	ShowConfigDialog func(r *wire.Reader) DialogRef `since:"771"`
+	// ShowDialog is the play show_dialog: a registry entry or inline.
+	ShowDialog             func(r *wire.Reader) DialogRef            `since:"771"`
+	WriteCustomClickAction func(w *wire.Writer, a CustomClickAction) `since:"771"`
 
 	// ---- play ----
 
@@ -88,13 +109,18 @@ type Codec struct {
 	Experience      func(r *wire.Reader) Experience
 	GameStateChange func(r *wire.Reader) GameStateChange
 	TimeUpdate      func(r *wire.Reader) TimeUpdate
+	SpawnPosition   func(r *wire.Reader) SpawnPosition
 	// HeldSlot is the clientbound held_item_slot: the hotbar slot, 0 to 8.
 	HeldSlot         func(r *wire.Reader) int32
 	DeathCombatEvent func(r *wire.Reader) CombatDeath
 	DamageEvent      func(r *wire.Reader) DamageEvent
 
-	// MetadataTypes maps an entity metadata type id (the index) to its kind.
-	MetadataTypes  []MetadataKind
+	// MetadataTypes maps an entity metadata type id (the index) to its
+	// kind; it comes from the generated tables (mcdata.MetadataTypes).
+	MetadataTypes []MetadataKind
+	// MetadataValue reads one metadata value of a kind, and false for a
+	// kind whose layout the bot does not decode.
+	MetadataValue  func(r *wire.Reader, kind MetadataKind) (any, bool)
 	EntityMetadata func(r *wire.Reader) EntityMetadata
 
 	// PlayerInfoActions lists the player-info actions in wire order: the
@@ -116,6 +142,10 @@ type Codec struct {
 
 	ChunkBatchFinished      func(r *wire.Reader) int32
 	WriteChunkBatchReceived func(w *wire.Writer, chunksPerTick float32)
+
+	// ChunkFormat is how the version lays out chunk data, for the world
+	// feature's decoder (bot/world).
+	ChunkFormat world.Format
 }
 
 // Name is the newest game version of the codec's protocol, e.g. "1.21.4".

@@ -1,20 +1,18 @@
 package codec
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/wire"
 )
 
 // TestEveryReleaseHasACodec: the generated release list and the codec files
-// agree both ways, and every layout of every codec is set.
+// agree both ways, and every layout of every codec is set, except those of
+// packets a version does not have yet (tagged since:"N"), which are nil
+// before N and set from N.
 func TestEveryReleaseHasACodec(t *testing.T) {
 	releases := map[int32]bool{}
 	for _, r := range mcdata.Releases() {
@@ -29,9 +27,20 @@ func TestEveryReleaseHasACodec(t *testing.T) {
 		}
 		v := reflect.ValueOf(c).Elem()
 		for i := 0; i < v.NumField(); i++ {
-			f := v.Field(i)
-			if (f.Kind() == reflect.Func || f.Kind() == reflect.Slice) && f.IsNil() {
-				t.Errorf("%v: %s is not set", c, v.Type().Field(i).Name)
+			f, field := v.Field(i), v.Type().Field(i)
+			if f.Kind() != reflect.Func && f.Kind() != reflect.Slice {
+				continue
+			}
+			want := true
+			if since := field.Tag.Get("since"); since != "" {
+				n, err := strconv.Atoi(since)
+				if err != nil {
+					t.Fatalf("%s: since tag %q", field.Name, since)
+				}
+				want = c.Protocol >= int32(n)
+			}
+			if set := !f.IsNil(); set != want {
+				t.Errorf("%v: %s is set=%v, want %v", c, field.Name, set, want)
 			}
 		}
 	}
@@ -45,56 +54,46 @@ func TestEveryReleaseHasACodec(t *testing.T) {
 	}
 }
 
-// TestMetadataTypesMatchMinecraftData compares each codec's metadata type
-// ids with minecraft-data's protocol definitions of its version.
-func TestMetadataTypesMatchMinecraftData(t *testing.T) {
-	dir := filepath.Join("..", "..", "testdata", "peers", "node_modules", "minecraft-data", "minecraft-data", "data")
-	if _, err := os.Stat(dir); err != nil {
-		if peertest.InCI() {
-			t.Fatalf("minecraft-data is not installed at %s; CI must run npm ci --prefix testdata/peers first", dir)
-		}
-		t.Skip("minecraft-data is not installed; run npm ci --prefix testdata/peers")
+// TestSinceMatchesThePacketTables: a layout tagged since:"N" is there
+// exactly when the version's packet table has its packet.
+func TestSinceMatchesThePacketTables(t *testing.T) {
+	packets := map[string][]mcdata.Packet{
+		"CodeOfConduct":          {mcdata.ClientboundConfigCodeOfConduct, mcdata.ServerboundConfigAcceptCodeOfConduct},
+		"ShowConfigDialog":       {mcdata.ClientboundConfigShowDialog, mcdata.ClientboundConfigClearDialog},
+		"ShowDialog":             {mcdata.ClientboundPlayShowDialog, mcdata.ClientboundPlayClearDialog},
+		"WriteCustomClickAction": {mcdata.ServerboundConfigCustomClickAction, mcdata.ServerboundPlayCustomClickAction},
 	}
 	for _, r := range mcdata.Releases() {
-		raw, err := os.ReadFile(filepath.Join(dir, r.Data, "protocol.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var proto struct {
-			Types struct {
-				Entry json.RawMessage `json:"entityMetadataEntry"`
-			} `json:"types"`
-		}
-		if err := json.Unmarshal(raw, &proto); err != nil {
-			t.Fatal(err)
-		}
-		// ["container", [{key}, {"name":"type","type":["mapper",{"mappings":{…}}]}, …]]
-		var entry []json.RawMessage
-		var fields []struct {
-			Name string          `json:"name"`
-			Type json.RawMessage `json:"type"`
-		}
-		var typ []json.RawMessage
-		var mapper struct {
-			Mappings map[string]string `json:"mappings"`
-		}
-		if json.Unmarshal(proto.Types.Entry, &entry) != nil || len(entry) != 2 || json.Unmarshal(entry[1], &fields) != nil || len(fields) < 2 ||
-			json.Unmarshal(fields[1].Type, &typ) != nil || len(typ) != 2 || json.Unmarshal(typ[1], &mapper) != nil {
-			t.Fatalf("%s: entityMetadataEntry has an unexpected shape", r.Data)
-		}
 		c := For(int32(r.Protocol))
-		if len(mapper.Mappings) != len(c.MetadataTypes) {
-			t.Errorf("%v: %d metadata types, minecraft-data has %d", c, len(c.MetadataTypes), len(mapper.Mappings))
-		}
-		for id, name := range mapper.Mappings {
-			n, _ := strconv.Atoi(id)
-			if n >= len(c.MetadataTypes) || c.MetadataTypes[n].String() != name {
-				got := "none"
-				if n < len(c.MetadataTypes) {
-					got = c.MetadataTypes[n].String()
+		v := reflect.ValueOf(c).Elem()
+		for name, ps := range packets {
+			set := !v.FieldByName(name).IsNil()
+			for _, p := range ps {
+				if _, has := c.Packets.ID(p); has != set {
+					t.Errorf("%v: %s set=%v but %v in the table=%v", c, name, set, p, has)
 				}
-				t.Errorf("%v: metadata type %d is %s, minecraft-data says %s", c, n, got, name)
 			}
+		}
+	}
+}
+
+// TestMetadataKindsKnowEveryName: every metadata type name of every
+// version's generated table is a kind the codec knows, so no id reads as
+// unknown by oversight; air (index 1) is an int in every version.
+func TestMetadataKindsKnowEveryName(t *testing.T) {
+	for _, r := range mcdata.Releases() {
+		c := For(int32(r.Protocol))
+		names := mcdata.MetadataTypes(c.Protocol)
+		if len(c.MetadataTypes) != len(names) {
+			t.Errorf("%v: %d metadata kinds for %d names", c, len(c.MetadataTypes), len(names))
+		}
+		for id, k := range c.MetadataTypes {
+			if k == MetaUnknown || k.String() != names[id] {
+				t.Errorf("%v: metadata type %d (%s) is the kind %v", c, id, names[id], k)
+			}
+		}
+		if c.MetadataTypes[1] != MetaVarInt {
+			t.Errorf("%v: metadata type 1 is %v, want int (air)", c, c.MetadataTypes[1])
 		}
 	}
 }
@@ -238,11 +237,11 @@ func TestVersionDifferences(t *testing.T) {
 
 	// Time: a negative time of day stopped the clock before 768; then a flag.
 	r = reader(func(w *wire.Writer) { w.Int64(100); w.Int64(-6000) })
-	if tu := c767.TimeUpdate(r); tu != (TimeUpdate{WorldAge: 100, TimeOfDay: 6000, TickDayTime: false}) {
+	if tu := c767.TimeUpdate(r); !reflect.DeepEqual(tu, TimeUpdate{WorldAge: 100, TimeOfDay: 6000, TickDayTime: false}) {
 		t.Errorf("767 time: %+v", tu)
 	}
 	r = reader(func(w *wire.Writer) { w.Int64(100); w.Int64(6000); w.Bool(false) })
-	if tu := c768.TimeUpdate(r); r.Remaining() != 0 || tu != (TimeUpdate{WorldAge: 100, TimeOfDay: 6000, TickDayTime: false}) {
+	if tu := c768.TimeUpdate(r); r.Remaining() != 0 || !reflect.DeepEqual(tu, TimeUpdate{WorldAge: 100, TimeOfDay: 6000, TickDayTime: false}) {
 		t.Errorf("768 time: %+v", tu)
 	}
 
@@ -331,9 +330,9 @@ func TestEntityMetadata(t *testing.T) {
 	}
 }
 
-// decoders lists every clientbound decoder of a codec: each field of type
-// func(*wire.Reader) T, found by reflection so that a decoder added later
-// is fuzzed too.
+// decoders lists every clientbound decoder of a codec: each set field of
+// type func(*wire.Reader) T, found by reflection so that a decoder added
+// later, in base or in any version's file, is fuzzed too.
 func decoders(c *Codec) []struct {
 	name string
 	fn   reflect.Value
@@ -346,7 +345,7 @@ func decoders(c *Codec) []struct {
 	v := reflect.ValueOf(c).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Field(i)
-		if f.Kind() == reflect.Func && f.Type().NumIn() == 1 && f.Type().In(0) == readerType && f.Type().NumOut() == 1 {
+		if f.Kind() == reflect.Func && !f.IsNil() && f.Type().NumIn() == 1 && f.Type().In(0) == readerType && f.Type().NumOut() == 1 {
 			out = append(out, struct {
 				name string
 				fn   reflect.Value
@@ -356,14 +355,27 @@ func decoders(c *Codec) []struct {
 	return out
 }
 
+// TestDecodersAreFound: the fuzz target reaches every version's decoders,
+// those a version added included (dialogs from 1.21.6, the code of
+// conduct from 1.21.9).
 func TestDecodersAreFound(t *testing.T) {
-	names := map[string]bool{}
-	for _, d := range decoders(For(767)) {
-		names[d.name] = true
-	}
-	for _, want := range []string{"LoginSuccess", "PlayLogin", "PositionSync", "PlayerInfo", "PlayerChat", "EntityMetadata", "RegistryData"} {
-		if !names[want] {
-			t.Errorf("the fuzz target does not reach %s", want)
+	for _, r := range mcdata.Releases() {
+		c := For(int32(r.Protocol))
+		names := map[string]bool{}
+		for _, d := range decoders(c) {
+			names[d.name] = true
+		}
+		want := []string{"LoginSuccess", "PlayLogin", "PositionSync", "PlayerInfo", "PlayerChat", "EntityMetadata", "RegistryData", "TimeUpdate", "SpawnPosition"}
+		if c.Protocol >= 771 {
+			want = append(want, "ShowDialog", "ShowConfigDialog")
+		}
+		if c.Protocol >= 773 {
+			want = append(want, "CodeOfConduct")
+		}
+		for _, w := range want {
+			if !names[w] {
+				t.Errorf("the fuzz target does not reach %v's %s", c, w)
+			}
 		}
 	}
 }

@@ -225,13 +225,60 @@ type GameStateChange struct {
 	Value  float32
 }
 
-// TimeUpdate is the world's age and time of day (clientbound).
+// TimeUpdate is the world's age and its time of day, or from 26.1 its
+// world clocks (clientbound).
 type TimeUpdate struct {
-	WorldAge  int64
-	TimeOfDay int64
-	// TickDayTime says whether the day time advances (1.21.2+; always true
-	// before, where a negative TimeOfDay meant it stood still).
+	WorldAge int64
+	// TimeOfDay and TickDayTime are sent before 26.1. TickDayTime says
+	// whether the day time advances (1.21.2+; before, a negative time of
+	// day meant it stood still).
+	TimeOfDay   int64
 	TickDayTime bool
+	// PerClock is true from 26.1 on: the update carries world clocks
+	// instead of a time of day. Clocks holds only the clocks that changed
+	// (all of them in the first update; none in a plain age update).
+	PerClock bool
+	Clocks   []ClockState
+}
+
+// ClockState is one world clock's state (26.1+). The time of day of a
+// dimension is the TotalTicks of its dimension type's default clock.
+type ClockState struct {
+	// Clock is the clock's index in the minecraft:world_clock registry.
+	Clock       int32
+	TotalTicks  int64
+	PartialTick float32
+	// Rate is how fast the clock runs; 0 means it stands still.
+	Rate float32
+}
+
+// SpawnPosition is the world's spawn point, where a compass points
+// (clientbound set_default_spawn_position).
+type SpawnPosition struct {
+	// Dimension is sent from 1.21.9 on; "" before, where the spawn point
+	// is the overworld's.
+	Dimension string
+	Pos       BlockPos
+	Yaw       float32
+	Pitch     float32 // 1.21.9+
+}
+
+// DialogRef is a dialog to show (1.21.6+): an entry of the minecraft:dialog
+// registry the server sent in configuration, or the dialog's NBT inline.
+type DialogRef struct {
+	// Registry is the entry's index, or -1 when the dialog is inline.
+	Registry int32
+	// Inline is the dialog's NBT (map[string]any …) when Registry is -1.
+	Inline any
+}
+
+// CustomClickAction is the client running a dialog's or a text's custom
+// action (serverbound, 1.21.6+).
+type CustomClickAction struct {
+	ID string
+	// Payload is one network NBT value, type byte first (wire.Writer.NBT
+	// writes it); nil sends none.
+	Payload []byte
 }
 
 // CombatDeath is the player's death screen (clientbound).
@@ -311,17 +358,21 @@ type ChatTypeRef struct {
 
 // PlayerChat is chat a player wrote (clientbound).
 type PlayerChat struct {
-	Sender     [16]byte
-	Index      int32
-	Signature  []byte // nil when unsigned; aliases the packet
-	Body       string
-	Timestamp  int64
-	Salt       int64
-	Unsigned   any // text replacing Body when set
-	FilterType int32
-	ChatType   ChatTypeRef
-	SenderName any // text
-	Target     any // text, nil when absent
+	// GlobalIndex counts every player chat the server sent this client
+	// (1.21.5+). The bot reads it and does not check it: peers built on
+	// minecraft-data send 0 for every message.
+	GlobalIndex int32
+	Sender      [16]byte
+	Index       int32
+	Signature   []byte // nil when unsigned; aliases the packet
+	Body        string
+	Timestamp   int64
+	Salt        int64
+	Unsigned    any // text replacing Body when set
+	FilterType  int32
+	ChatType    ChatTypeRef
+	SenderName  any // text
+	Target      any // text, nil when absent
 }
 
 // ProfilelessChat is chat without a signed sender, e.g. /say from the
@@ -344,6 +395,9 @@ type ChatMessage struct {
 	// which of the last 20 it acknowledges.
 	Offset       int32
 	Acknowledged [3]byte
+	// Checksum (1.21.5+) is a hash of the acknowledged signatures; 0 tells
+	// the server not to check it, which is what an unsigned bot sends.
+	Checksum byte
 }
 
 // ClientCommand actions.
@@ -388,17 +442,48 @@ const (
 	MetaArmadilloState
 	MetaVector3
 	MetaQuaternion
+	MetaCowVariant
+	MetaWolfSoundVariant
+	MetaPigVariant
+	MetaChickenVariant
+	MetaCopperGolemState
+	MetaWeatheringCopperGolemState
+	MetaResolvableProfile
+	MetaZombieNautilusVariant
+	MetaHumanoidArm
+	MetaCatSoundVariant
+	MetaCowSoundVariant
+	MetaPigSoundVariant
+	MetaChickenSoundVariant
 	numMetadataKinds
 )
 
-// metadataKindNames are minecraft-data's names for the kinds, which a test
-// compares with its protocol definitions.
+// metadataKindNames are minecraft-data's names for the kinds: the
+// generated per-protocol type lists (mcdata.MetadataTypes) name them so.
 var metadataKindNames = [numMetadataKinds]string{
 	"unknown", "byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean",
 	"rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state",
 	"compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant",
 	"wolf_variant", "frog_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state",
-	"vector3", "quaternion",
+	"vector3", "quaternion", "cow_variant", "wolf_sound_variant", "pig_variant", "chicken_variant",
+	"copper_golem_state", "weathering_copper_golem_state", "resolvable_profile", "zombie_nautilus_variant",
+	"humanoid_arm", "cat_sound_variant", "cow_sound_variant", "pig_sound_variant", "chicken_sound_variant",
+}
+
+// metadataKinds turns a protocol's generated metadata type names into
+// kinds, by id; a name the codec does not know reads as MetaUnknown (and
+// decoding stops there), which TestMetadataKindsKnowEveryName forbids.
+func metadataKinds(names []string) []MetadataKind {
+	out := make([]MetadataKind, len(names))
+	for i, n := range names {
+		for k, kn := range metadataKindNames {
+			if k > 0 && kn == n {
+				out[i] = MetadataKind(k)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func (k MetadataKind) String() string { return metadataKindNames[min(k, numMetadataKinds-1)] }

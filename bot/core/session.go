@@ -150,6 +150,8 @@ type profile struct {
 // Handle registers h for clientbound packet p, in p's state. Several
 // handlers may take one packet; they run in the order they registered.
 // Registering after Start panics: the read loop reads the table unlocked.
+// So does registering for a packet the session's version does not have: a
+// feature checks Has first for packets of some versions only.
 func (s *Session) Handle(p mcdata.Packet, h Handler) {
 	if s.started.Load() {
 		panic(fmt.Sprintf("core: a handler for %v was registered after the read loop started; features attach before Start", p))
@@ -157,7 +159,16 @@ func (s *Session) Handle(p mcdata.Packet, h Handler) {
 	if p.Dir() != mcdata.Clientbound {
 		panic(fmt.Sprintf("core: %v is not a packet the server sends", p))
 	}
+	if !s.Has(p) {
+		panic(fmt.Sprintf("core: %v does not exist in %v; check Has before registering a handler for it", p, s.Codec))
+	}
 	s.handlers[p] = append(s.handlers[p], h)
+}
+
+// Has reports whether the session's version has packet p.
+func (s *Session) Has(p mcdata.Packet) bool {
+	_, ok := s.Codec.Packets.ID(p)
+	return ok
 }
 
 // OnTick registers f to run on every tick, on the tick goroutine (never on

@@ -174,6 +174,22 @@ func TestRegisteringAfterStartPanics(t *testing.T) {
 	}
 }
 
+// TestHandlingAPacketTheVersionLacksPanics: 1.21.4 has no dialogs, so a
+// feature that registered for one without checking Has is a bug found at
+// attach, not a handler that silently never runs.
+func TestHandlingAPacketTheVersionLacksPanics(t *testing.T) {
+	s := session(t, func(f *fakeserver.Server) { f.Next() }, Options{})
+	if s.Has(mcdata.ClientboundPlayShowDialog) || !s.Has(mcdata.ClientboundPlayKeepAlive) {
+		t.Error("Has is wrong for 1.21.4")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering for show_dialog on 1.21.4 did not panic")
+		}
+	}()
+	s.Handle(mcdata.ClientboundPlayShowDialog, func(*wire.Reader) error { return nil })
+}
+
 // TestTickStartsAtSpawnOffTheReadLoop: ticks come from the session's clock
 // once the spawn is marked, numbered from 1, on their own goroutine: a
 // packet handler can wait for a tick without stopping it.

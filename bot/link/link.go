@@ -1,9 +1,10 @@
 // Package link is the bot's connection-level feature: the handshake and
 // login, the configuration state and its round trips back from play,
 // keep-alives, pings, cookies, plugin messages, resource packs, known packs,
-// transfers, kicks and disconnect reasons, and (until a world feature owns
-// them) chunk-batch acknowledgements. Each of these is handled once, for
-// every state it can come in.
+// transfers, kicks and disconnect reasons, dialogs (1.21.6+) and the code
+// of conduct (1.21.9+), and (until a world feature owns them) chunk-batch
+// acknowledgements. Each of these is handled once, for every state it can
+// come in.
 package link
 
 import (
@@ -15,6 +16,7 @@ import (
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/untrusted"
 )
@@ -34,18 +36,22 @@ type Options struct {
 type Link struct {
 	s    *core.Session
 	c    *codec.Codec
+	reg  *registry.Registry
 	opts Options
+
+	dialogs dialogs
 }
 
-// Attach registers the link's handlers on s.
-func Attach(s *core.Session, opts Options) *Link {
+// Attach registers the link's handlers on s. reg resolves the dialogs a
+// server shows by their registry entry.
+func Attach(s *core.Session, reg *registry.Registry, opts Options) *Link {
 	if opts.ViewDistance <= 0 {
 		opts.ViewDistance = 4
 	}
 	if opts.Brand == "" {
 		opts.Brand = "blockmate"
 	}
-	l := &Link{s: s, c: s.Codec, opts: opts}
+	l := &Link{s: s, c: s.Codec, reg: reg, opts: opts}
 
 	// Login.
 	s.Handle(mcdata.ClientboundLoginCompress, l.compress)
@@ -75,6 +81,18 @@ func Attach(s *core.Session, opts Options) *Link {
 	s.Handle(mcdata.ClientboundPlayStartConfiguration, l.startConfiguration)
 
 	s.Handle(mcdata.ClientboundPlayChunkBatchFinished, l.chunkBatch)
+
+	// Dialogs (1.21.6+) and the code of conduct (1.21.9+), in the versions
+	// that have them.
+	if l.c.ShowDialog != nil {
+		s.Handle(mcdata.ClientboundConfigShowDialog, l.showDialog(l.c.ShowConfigDialog, mcdata.ServerboundConfigCustomClickAction))
+		s.Handle(mcdata.ClientboundPlayShowDialog, l.showDialog(l.c.ShowDialog, mcdata.ServerboundPlayCustomClickAction))
+		s.Handle(mcdata.ClientboundConfigClearDialog, l.clearDialog)
+		s.Handle(mcdata.ClientboundPlayClearDialog, l.clearDialog)
+	}
+	if l.c.CodeOfConduct != nil {
+		s.Handle(mcdata.ClientboundConfigCodeOfConduct, l.codeOfConduct)
+	}
 	return l
 }
 

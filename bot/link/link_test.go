@@ -9,6 +9,7 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
 )
 
@@ -18,7 +19,7 @@ func linked(t *testing.T, proto int32, script func(f *fakeserver.Server)) *core.
 	t.Helper()
 	port := fakeserver.Start(t, proto, script)
 	s := core.New(fakeserver.Dial(t, port), codec.For(proto), core.Options{Log: fakeserver.Log(), Username: "Theo"})
-	l := Attach(s, Options{Host: "127.0.0.1", Port: port})
+	l := Attach(s, registry.Attach(s), Options{Host: "127.0.0.1", Port: port})
 	if err := l.Login(); err != nil {
 		t.Fatal(err)
 	}

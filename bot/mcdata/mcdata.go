@@ -85,8 +85,19 @@ type Release struct {
 	Data string
 }
 
-// Releases lists the protocol versions the tables cover, oldest first.
+// Releases lists the protocol versions the tables cover, oldest first: the
+// one list of supported releases. The generator derives it from
+// minecraft-data (every release from protocol 767 on that has protocol
+// data), and everything else that names versions (codecs, game data, the
+// version verdicts, every test matrix) reads it.
 func Releases() []Release { return append([]Release(nil), releases...) }
+
+// MetadataTypes names the entity metadata value types of a protocol in id
+// order, as minecraft-data names them ("byte", "int", … "quaternion"); nil
+// for a protocol the tables do not cover.
+func MetadataTypes(protocol int32) []string {
+	return append([]string(nil), metadataTypes[protocol]...)
+}
 
 // Table maps packets to ids and back for one protocol version.
 type Table struct {
@@ -156,7 +167,8 @@ func (t *Table) Lookup(s State, d Direction, id int32) Packet {
 
 // Translate returns the en_us text for a translation key and whether it is
 // known. Only the keys the bot renders are kept (chat formats, deaths,
-// disconnect reasons, whispers, join and leave lines).
+// disconnect reasons, whispers, join and leave lines, command feedback,
+// dialog buttons).
 func Translate(key string) (string, bool) {
 	s, ok := lang[key]
 	return s, ok

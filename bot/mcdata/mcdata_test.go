@@ -59,6 +59,20 @@ func TestLookups(t *testing.T) {
 		{769, mcdata.ServerboundPlayPlayerLoaded, 0x2a},
 		{767, mcdata.ServerboundConfigFinishConfiguration, 0x03},
 		{769, mcdata.ClientboundLoginSuccess, 0x02},
+		// From the notes' table of the bot's packets (checked there
+		// against the game's registration order at 769, 772 and 775).
+		{770, mcdata.ClientboundPlayKeepAlive, 0x26},
+		{773, mcdata.ClientboundPlayKeepAlive, 0x2b},
+		{775, mcdata.ClientboundPlayKeepAlive, 0x2c},
+		{771, mcdata.ClientboundPlayShowDialog, 0x85},
+		{775, mcdata.ClientboundPlayShowDialog, 0x8c},
+		{771, mcdata.ClientboundConfigShowDialog, 0x12},
+		{771, mcdata.ServerboundConfigCustomClickAction, 0x08},
+		{775, mcdata.ServerboundPlayCustomClickAction, 0x44},
+		{773, mcdata.ClientboundConfigCodeOfConduct, 0x13},
+		{773, mcdata.ServerboundConfigAcceptCodeOfConduct, 0x09},
+		{775, mcdata.ClientboundPlayUpdateTime, 0x71},
+		{775, mcdata.ServerboundPlayChatMessage, 0x09},
 	}
 	for _, c := range cases {
 		tab := mcdata.For(c.proto)
@@ -87,6 +101,44 @@ func TestLookups(t *testing.T) {
 	}
 	if got := mcdata.For(769).Lookup(mcdata.StatePlay, mcdata.Clientbound, 100000); got != mcdata.PacketNone {
 		t.Errorf("out-of-range id gave %v", got)
+	}
+}
+
+// TestReleaseList: the list is derived from minecraft-data, so it holds
+// every game version of each protocol, the ones without their own data
+// folder included, and nothing before 1.21.
+func TestReleaseList(t *testing.T) {
+	names := map[string]int{}
+	prev := 0
+	for _, r := range mcdata.Releases() {
+		if r.Protocol <= prev {
+			t.Errorf("releases are not oldest first: %d after %d", r.Protocol, prev)
+		}
+		prev = r.Protocol
+		for _, n := range r.Names {
+			names[n] = r.Protocol
+		}
+		if len(mcdata.MetadataTypes(int32(r.Protocol))) < 31 {
+			t.Errorf("protocol %d has %d metadata types", r.Protocol, len(mcdata.MetadataTypes(int32(r.Protocol))))
+		}
+	}
+	for name, proto := range map[string]int{"1.21": 767, "1.21.2": 768, "1.21.4": 769, "1.21.5": 770, "1.21.7": 772, "1.21.8": 772, "1.21.10": 773, "1.21.11": 774, "26.1": 775, "26.1.1": 775, "26.1.2": 775} {
+		if names[name] != proto {
+			t.Errorf("%s is protocol %d in the release list, want %d", name, names[name], proto)
+		}
+	}
+	if r := mcdata.Releases(); r[0].Protocol != 767 {
+		t.Errorf("the oldest release is %d, want 767", r[0].Protocol)
+	}
+	if mcdata.MetadataTypes(1) != nil {
+		t.Error("protocol 1 has metadata types")
+	}
+	// Air, the one metadata value the bot reads today, is type 1 (int)
+	// in every version.
+	for _, r := range mcdata.Releases() {
+		if mt := mcdata.MetadataTypes(int32(r.Protocol)); mt[1] != "int" {
+			t.Errorf("%d: metadata type 1 is %s", r.Protocol, mt[1])
+		}
 	}
 }
 

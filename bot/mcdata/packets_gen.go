@@ -5,14 +5,48 @@ package mcdata
 // DataVersion is the minecraft-data version these tables come from.
 const DataVersion = "3.119.0"
 
-// Corrections applied to minecraft-data (bot/mcdata/internal/gen/corrections.go):
-//   - [767 768 769] configuration toServer: drop custom_report_details. Custom Report Details is clientbound only; minecraft-data also lists it as serverbound 0x08 in configuration.
-//   - [767 768 769] configuration toServer: drop server_links. Server Links is clientbound only; minecraft-data also lists it as serverbound 0x09 in configuration.
+// Corrections applied to minecraft-data's packet tables (bot/mcdata/internal/gen/corrections.go):
+//   - C1 [767 768 769 770] configuration toServer: drop custom_report_details. Custom Report Details is clientbound only; minecraft-data also lists it as serverbound 0x08 in configuration.
+//   - C1 [767 768 769 770] configuration toServer: drop server_links. Server Links is clientbound only; minecraft-data also lists it as serverbound 0x09 in configuration.
+//
+// Where minecraft-data's packet layouts differ from the game's (bot/mcdata/internal/gen/layouts.go);
+// bot/codec follows the game, and says so where it reads or writes these:
+//   - C2 [769 770 771 772 773 774 775] play clientbound player_info action bits. minecraft-data: 0x40 is update_hat and 0x80 update_list_order, read in that order. The game: 0x40 is UPDATE_LIST_ORDER (VarInt) and 0x80 UPDATE_HAT (bool), read in bit order (ClientboundPlayerInfoUpdatePacket.Action, 1.21.4, 1.21.7, 26.1.2). On the wire: an encoder by minecraft-data sets the wrong bit when only one of the two is present.
+//   - C3 [767 768 769 770 771 772 773 774 775] play clientbound player_info update_listed. minecraft-data: a VarInt. The game: a bool (ClientboundPlayerInfoUpdatePacket, 1.21.4 and 26.1.2). On the wire: the same byte for 0 and 1.
+//   - C4 [771 772 773 774 775] configuration and play serverbound custom_click_action payload. minecraft-data: an optional NBT tag (a bool, then the tag). The game: a VarInt byte length of at most 65536, then that many bytes holding one network NBT tag; no payload is length 1 and TAG_End (ServerboundCustomClickActionPacket, 1.21.11 and 26.1.2). On the wire: incompatible: minecraft-data's 00 for no payload is a zero-length payload to the game, which fails to decode it and disconnects.
+//   - C8 [774] play serverbound enchant_item enchantment (container button). minecraft-data: an i8. The game: a VarInt (ButtonClickC2SPacket, 1.21.11). On the wire: the same bytes for 0 to 127.
+//   - C9 [767 768 769 770 771 772 773 774 775] play clientbound multi_block_change records. minecraft-data: an array of VarInt. The game: an array of VarLong (state << 12 | x << 8 | z << 4 | y; ClientboundSectionBlocksUpdatePacket). On the wire: the same bytes while block state ids stay below 2^19.
+//   - C10 [767 768 769 770 771 772 773 774 775] play clientbound entity_update_attributes modifier. minecraft-data: uuid named a string, operation an i8. The game: an identifier id and a VarInt operation (AttributeModifier.STREAM_CODEC). On the wire: the same bytes for operations 0 to 2.
+//   - C11 [773] loginPacket.json of 1.21.9 (data, not protocol). minecraft-data: worldState has no seaLevel. The game: the spawn info carries seaLevel from 1.21.2 on (CommonPlayerSpawnInfo). On the wire: servers built on minecraft-data send sea level 0; the bot must not rely on it.
 
+// releases is the one list of supported releases: every release from
+// protocol 767 on that minecraft-data has protocol data for, oldest first.
+// minecraft-data also names these releases, without data, so they are not
+// supported until a minecraft-data that has their data is pinned: 776 (26.2), 777 (26.3).
 var releases = []Release{
 	{Protocol: 767, Names: []string{"1.21", "1.21.1"}, Data: "pc/1.21.1"},
 	{Protocol: 768, Names: []string{"1.21.2", "1.21.3"}, Data: "pc/1.21.3"},
 	{Protocol: 769, Names: []string{"1.21.4"}, Data: "pc/1.21.4"},
+	{Protocol: 770, Names: []string{"1.21.5"}, Data: "pc/1.21.5"},
+	{Protocol: 771, Names: []string{"1.21.6"}, Data: "pc/1.21.6"},
+	{Protocol: 772, Names: []string{"1.21.7", "1.21.8"}, Data: "pc/1.21.8"},
+	{Protocol: 773, Names: []string{"1.21.9", "1.21.10"}, Data: "pc/1.21.9"},
+	{Protocol: 774, Names: []string{"1.21.11"}, Data: "pc/1.21.11"},
+	{Protocol: 775, Names: []string{"26.1", "26.1.1", "26.1.2"}, Data: "pc/26.1"},
+}
+
+// metadataTypes names, per protocol, the entity metadata value types in
+// id order (minecraft-data's entityMetadataEntry type mapper).
+var metadataTypes = map[int32][]string{
+	767: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "wolf_variant", "frog_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "vector3", "quaternion"},
+	768: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "wolf_variant", "frog_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "vector3", "quaternion"},
+	769: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "wolf_variant", "frog_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "vector3", "quaternion"},
+	770: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "cow_variant", "wolf_variant", "wolf_sound_variant", "frog_variant", "pig_variant", "chicken_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "vector3", "quaternion"},
+	771: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "cow_variant", "wolf_variant", "wolf_sound_variant", "frog_variant", "pig_variant", "chicken_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "vector3", "quaternion"},
+	772: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "compound_tag", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "cow_variant", "wolf_variant", "wolf_sound_variant", "frog_variant", "pig_variant", "chicken_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "vector3", "quaternion"},
+	773: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "cow_variant", "wolf_variant", "wolf_sound_variant", "frog_variant", "pig_variant", "chicken_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "copper_golem_state", "weathering_copper_golem_state", "vector3", "quaternion", "resolvable_profile"},
+	774: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "cow_variant", "wolf_variant", "wolf_sound_variant", "frog_variant", "pig_variant", "chicken_variant", "zombie_nautilus_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "copper_golem_state", "weathering_copper_golem_state", "vector3", "quaternion", "resolvable_profile", "humanoid_arm"},
+	775: {"byte", "int", "long", "float", "string", "component", "optional_component", "item_stack", "boolean", "rotations", "block_pos", "optional_block_pos", "direction", "optional_uuid", "block_state", "optional_block_state", "particle", "particles", "villager_data", "optional_unsigned_int", "pose", "cat_variant", "cat_sound_variant", "cow_variant", "cow_sound_variant", "wolf_variant", "wolf_sound_variant", "frog_variant", "pig_variant", "pig_sound_variant", "chicken_variant", "chicken_sound_variant", "zombie_nautilus_variant", "optional_global_pos", "painting_variant", "sniffer_state", "armadillo_state", "copper_golem_state", "weathering_copper_golem_state", "vector3", "quaternion", "resolvable_profile", "humanoid_arm"},
 }
 
 // Packets, named Clientbound/Serverbound + state + minecraft-data's name.
@@ -36,6 +70,8 @@ const (
 	ServerboundLoginLoginPluginResponse
 	ServerboundLoginLoginStart
 	ClientboundConfigAddResourcePack
+	ClientboundConfigClearDialog
+	ClientboundConfigCodeOfConduct
 	ClientboundConfigCookieRequest
 	ClientboundConfigCustomPayload
 	ClientboundConfigCustomReportDetails
@@ -49,10 +85,13 @@ const (
 	ClientboundConfigResetChat
 	ClientboundConfigSelectKnownPacks
 	ClientboundConfigServerLinks
+	ClientboundConfigShowDialog
 	ClientboundConfigStoreCookie
 	ClientboundConfigTags
 	ClientboundConfigTransfer
+	ServerboundConfigAcceptCodeOfConduct
 	ServerboundConfigCookieResponse
+	ServerboundConfigCustomClickAction
 	ServerboundConfigCustomPayload
 	ServerboundConfigFinishConfiguration
 	ServerboundConfigKeepAlive
@@ -77,6 +116,7 @@ const (
 	ClientboundPlayChunkBatchFinished
 	ClientboundPlayChunkBatchStart
 	ClientboundPlayChunkBiomes
+	ClientboundPlayClearDialog
 	ClientboundPlayClearTitles
 	ClientboundPlayCloseWindow
 	ClientboundPlayCollect
@@ -87,6 +127,10 @@ const (
 	ClientboundPlayCustomReportDetails
 	ClientboundPlayDamageEvent
 	ClientboundPlayDeathCombatEvent
+	ClientboundPlayDebugBlockValue
+	ClientboundPlayDebugChunkValue
+	ClientboundPlayDebugEntityValue
+	ClientboundPlayDebugEvent
 	ClientboundPlayDebugSample
 	ClientboundPlayDeclareCommands
 	ClientboundPlayDeclareRecipes
@@ -108,7 +152,9 @@ const (
 	ClientboundPlayExperience
 	ClientboundPlayExplosion
 	ClientboundPlayFacePlayer
+	ClientboundPlayGameRuleValues
 	ClientboundPlayGameStateChange
+	ClientboundPlayGameTestHighlightPos
 	ClientboundPlayHeldItemSlot
 	ClientboundPlayHideMessage
 	ClientboundPlayHurtAnimation
@@ -116,6 +162,7 @@ const (
 	ClientboundPlayKeepAlive
 	ClientboundPlayKickDisconnect
 	ClientboundPlayLogin
+	ClientboundPlayLowDiskSpaceWarning
 	ClientboundPlayMap
 	ClientboundPlayMapChunk
 	ClientboundPlayMoveMinecart
@@ -158,6 +205,7 @@ const (
 	ClientboundPlaySetTitleSubtitle
 	ClientboundPlaySetTitleText
 	ClientboundPlaySetTitleTime
+	ClientboundPlayShowDialog
 	ClientboundPlaySimulationDistance
 	ClientboundPlaySoundEffect
 	ClientboundPlaySpawnEntity
@@ -173,7 +221,9 @@ const (
 	ClientboundPlayTabComplete
 	ClientboundPlayTags
 	ClientboundPlayTeams
+	ClientboundPlayTestInstanceBlockStatus
 	ClientboundPlayTileEntityData
+	ClientboundPlayTrackedWaypoint
 	ClientboundPlayTradeList
 	ClientboundPlayTransfer
 	ClientboundPlayUnloadChunk
@@ -195,8 +245,10 @@ const (
 	ServerboundPlayAbilities
 	ServerboundPlayAdvancementTab
 	ServerboundPlayArmAnimation
+	ServerboundPlayAttack
 	ServerboundPlayBlockDig
 	ServerboundPlayBlockPlace
+	ServerboundPlayChangeGamemode
 	ServerboundPlayChatCommand
 	ServerboundPlayChatCommandSigned
 	ServerboundPlayChatMessage
@@ -207,8 +259,10 @@ const (
 	ServerboundPlayConfigurationAcknowledged
 	ServerboundPlayCookieResponse
 	ServerboundPlayCraftRecipeRequest
+	ServerboundPlayCustomClickAction
 	ServerboundPlayCustomPayload
 	ServerboundPlayDebugSampleSubscription
+	ServerboundPlayDebugSubscriptionRequest
 	ServerboundPlayDisplayedRecipe
 	ServerboundPlayEditBook
 	ServerboundPlayEnchantItem
@@ -239,13 +293,17 @@ const (
 	ServerboundPlaySetBeaconEffect
 	ServerboundPlaySetCreativeSlot
 	ServerboundPlaySetDifficulty
+	ServerboundPlaySetGameRule
 	ServerboundPlaySetSlotState
+	ServerboundPlaySetTestBlock
 	ServerboundPlaySettings
 	ServerboundPlaySpectate
+	ServerboundPlaySpectateEntity
 	ServerboundPlaySteerBoat
 	ServerboundPlaySteerVehicle
 	ServerboundPlayTabComplete
 	ServerboundPlayTeleportConfirm
+	ServerboundPlayTestInstanceBlockAction
 	ServerboundPlayTickEnd
 	ServerboundPlayUpdateCommandBlock
 	ServerboundPlayUpdateCommandBlockMinecart
@@ -278,6 +336,8 @@ var packetMeta = [numPackets]meta{
 	ServerboundLoginLoginPluginResponse:       {StateLogin, Serverbound, "login_plugin_response"},
 	ServerboundLoginLoginStart:                {StateLogin, Serverbound, "login_start"},
 	ClientboundConfigAddResourcePack:          {StateConfig, Clientbound, "add_resource_pack"},
+	ClientboundConfigClearDialog:              {StateConfig, Clientbound, "clear_dialog"},
+	ClientboundConfigCodeOfConduct:            {StateConfig, Clientbound, "code_of_conduct"},
 	ClientboundConfigCookieRequest:            {StateConfig, Clientbound, "cookie_request"},
 	ClientboundConfigCustomPayload:            {StateConfig, Clientbound, "custom_payload"},
 	ClientboundConfigCustomReportDetails:      {StateConfig, Clientbound, "custom_report_details"},
@@ -291,10 +351,13 @@ var packetMeta = [numPackets]meta{
 	ClientboundConfigResetChat:                {StateConfig, Clientbound, "reset_chat"},
 	ClientboundConfigSelectKnownPacks:         {StateConfig, Clientbound, "select_known_packs"},
 	ClientboundConfigServerLinks:              {StateConfig, Clientbound, "server_links"},
+	ClientboundConfigShowDialog:               {StateConfig, Clientbound, "show_dialog"},
 	ClientboundConfigStoreCookie:              {StateConfig, Clientbound, "store_cookie"},
 	ClientboundConfigTags:                     {StateConfig, Clientbound, "tags"},
 	ClientboundConfigTransfer:                 {StateConfig, Clientbound, "transfer"},
+	ServerboundConfigAcceptCodeOfConduct:      {StateConfig, Serverbound, "accept_code_of_conduct"},
 	ServerboundConfigCookieResponse:           {StateConfig, Serverbound, "cookie_response"},
+	ServerboundConfigCustomClickAction:        {StateConfig, Serverbound, "custom_click_action"},
 	ServerboundConfigCustomPayload:            {StateConfig, Serverbound, "custom_payload"},
 	ServerboundConfigFinishConfiguration:      {StateConfig, Serverbound, "finish_configuration"},
 	ServerboundConfigKeepAlive:                {StateConfig, Serverbound, "keep_alive"},
@@ -319,6 +382,7 @@ var packetMeta = [numPackets]meta{
 	ClientboundPlayChunkBatchFinished:         {StatePlay, Clientbound, "chunk_batch_finished"},
 	ClientboundPlayChunkBatchStart:            {StatePlay, Clientbound, "chunk_batch_start"},
 	ClientboundPlayChunkBiomes:                {StatePlay, Clientbound, "chunk_biomes"},
+	ClientboundPlayClearDialog:                {StatePlay, Clientbound, "clear_dialog"},
 	ClientboundPlayClearTitles:                {StatePlay, Clientbound, "clear_titles"},
 	ClientboundPlayCloseWindow:                {StatePlay, Clientbound, "close_window"},
 	ClientboundPlayCollect:                    {StatePlay, Clientbound, "collect"},
@@ -329,6 +393,10 @@ var packetMeta = [numPackets]meta{
 	ClientboundPlayCustomReportDetails:        {StatePlay, Clientbound, "custom_report_details"},
 	ClientboundPlayDamageEvent:                {StatePlay, Clientbound, "damage_event"},
 	ClientboundPlayDeathCombatEvent:           {StatePlay, Clientbound, "death_combat_event"},
+	ClientboundPlayDebugBlockValue:            {StatePlay, Clientbound, "debug_block_value"},
+	ClientboundPlayDebugChunkValue:            {StatePlay, Clientbound, "debug_chunk_value"},
+	ClientboundPlayDebugEntityValue:           {StatePlay, Clientbound, "debug_entity_value"},
+	ClientboundPlayDebugEvent:                 {StatePlay, Clientbound, "debug_event"},
 	ClientboundPlayDebugSample:                {StatePlay, Clientbound, "debug_sample"},
 	ClientboundPlayDeclareCommands:            {StatePlay, Clientbound, "declare_commands"},
 	ClientboundPlayDeclareRecipes:             {StatePlay, Clientbound, "declare_recipes"},
@@ -350,7 +418,9 @@ var packetMeta = [numPackets]meta{
 	ClientboundPlayExperience:                 {StatePlay, Clientbound, "experience"},
 	ClientboundPlayExplosion:                  {StatePlay, Clientbound, "explosion"},
 	ClientboundPlayFacePlayer:                 {StatePlay, Clientbound, "face_player"},
+	ClientboundPlayGameRuleValues:             {StatePlay, Clientbound, "game_rule_values"},
 	ClientboundPlayGameStateChange:            {StatePlay, Clientbound, "game_state_change"},
+	ClientboundPlayGameTestHighlightPos:       {StatePlay, Clientbound, "game_test_highlight_pos"},
 	ClientboundPlayHeldItemSlot:               {StatePlay, Clientbound, "held_item_slot"},
 	ClientboundPlayHideMessage:                {StatePlay, Clientbound, "hide_message"},
 	ClientboundPlayHurtAnimation:              {StatePlay, Clientbound, "hurt_animation"},
@@ -358,6 +428,7 @@ var packetMeta = [numPackets]meta{
 	ClientboundPlayKeepAlive:                  {StatePlay, Clientbound, "keep_alive"},
 	ClientboundPlayKickDisconnect:             {StatePlay, Clientbound, "kick_disconnect"},
 	ClientboundPlayLogin:                      {StatePlay, Clientbound, "login"},
+	ClientboundPlayLowDiskSpaceWarning:        {StatePlay, Clientbound, "low_disk_space_warning"},
 	ClientboundPlayMap:                        {StatePlay, Clientbound, "map"},
 	ClientboundPlayMapChunk:                   {StatePlay, Clientbound, "map_chunk"},
 	ClientboundPlayMoveMinecart:               {StatePlay, Clientbound, "move_minecart"},
@@ -400,6 +471,7 @@ var packetMeta = [numPackets]meta{
 	ClientboundPlaySetTitleSubtitle:           {StatePlay, Clientbound, "set_title_subtitle"},
 	ClientboundPlaySetTitleText:               {StatePlay, Clientbound, "set_title_text"},
 	ClientboundPlaySetTitleTime:               {StatePlay, Clientbound, "set_title_time"},
+	ClientboundPlayShowDialog:                 {StatePlay, Clientbound, "show_dialog"},
 	ClientboundPlaySimulationDistance:         {StatePlay, Clientbound, "simulation_distance"},
 	ClientboundPlaySoundEffect:                {StatePlay, Clientbound, "sound_effect"},
 	ClientboundPlaySpawnEntity:                {StatePlay, Clientbound, "spawn_entity"},
@@ -415,7 +487,9 @@ var packetMeta = [numPackets]meta{
 	ClientboundPlayTabComplete:                {StatePlay, Clientbound, "tab_complete"},
 	ClientboundPlayTags:                       {StatePlay, Clientbound, "tags"},
 	ClientboundPlayTeams:                      {StatePlay, Clientbound, "teams"},
+	ClientboundPlayTestInstanceBlockStatus:    {StatePlay, Clientbound, "test_instance_block_status"},
 	ClientboundPlayTileEntityData:             {StatePlay, Clientbound, "tile_entity_data"},
+	ClientboundPlayTrackedWaypoint:            {StatePlay, Clientbound, "tracked_waypoint"},
 	ClientboundPlayTradeList:                  {StatePlay, Clientbound, "trade_list"},
 	ClientboundPlayTransfer:                   {StatePlay, Clientbound, "transfer"},
 	ClientboundPlayUnloadChunk:                {StatePlay, Clientbound, "unload_chunk"},
@@ -437,8 +511,10 @@ var packetMeta = [numPackets]meta{
 	ServerboundPlayAbilities:                  {StatePlay, Serverbound, "abilities"},
 	ServerboundPlayAdvancementTab:             {StatePlay, Serverbound, "advancement_tab"},
 	ServerboundPlayArmAnimation:               {StatePlay, Serverbound, "arm_animation"},
+	ServerboundPlayAttack:                     {StatePlay, Serverbound, "attack"},
 	ServerboundPlayBlockDig:                   {StatePlay, Serverbound, "block_dig"},
 	ServerboundPlayBlockPlace:                 {StatePlay, Serverbound, "block_place"},
+	ServerboundPlayChangeGamemode:             {StatePlay, Serverbound, "change_gamemode"},
 	ServerboundPlayChatCommand:                {StatePlay, Serverbound, "chat_command"},
 	ServerboundPlayChatCommandSigned:          {StatePlay, Serverbound, "chat_command_signed"},
 	ServerboundPlayChatMessage:                {StatePlay, Serverbound, "chat_message"},
@@ -449,8 +525,10 @@ var packetMeta = [numPackets]meta{
 	ServerboundPlayConfigurationAcknowledged:  {StatePlay, Serverbound, "configuration_acknowledged"},
 	ServerboundPlayCookieResponse:             {StatePlay, Serverbound, "cookie_response"},
 	ServerboundPlayCraftRecipeRequest:         {StatePlay, Serverbound, "craft_recipe_request"},
+	ServerboundPlayCustomClickAction:          {StatePlay, Serverbound, "custom_click_action"},
 	ServerboundPlayCustomPayload:              {StatePlay, Serverbound, "custom_payload"},
 	ServerboundPlayDebugSampleSubscription:    {StatePlay, Serverbound, "debug_sample_subscription"},
+	ServerboundPlayDebugSubscriptionRequest:   {StatePlay, Serverbound, "debug_subscription_request"},
 	ServerboundPlayDisplayedRecipe:            {StatePlay, Serverbound, "displayed_recipe"},
 	ServerboundPlayEditBook:                   {StatePlay, Serverbound, "edit_book"},
 	ServerboundPlayEnchantItem:                {StatePlay, Serverbound, "enchant_item"},
@@ -481,13 +559,17 @@ var packetMeta = [numPackets]meta{
 	ServerboundPlaySetBeaconEffect:            {StatePlay, Serverbound, "set_beacon_effect"},
 	ServerboundPlaySetCreativeSlot:            {StatePlay, Serverbound, "set_creative_slot"},
 	ServerboundPlaySetDifficulty:              {StatePlay, Serverbound, "set_difficulty"},
+	ServerboundPlaySetGameRule:                {StatePlay, Serverbound, "set_game_rule"},
 	ServerboundPlaySetSlotState:               {StatePlay, Serverbound, "set_slot_state"},
+	ServerboundPlaySetTestBlock:               {StatePlay, Serverbound, "set_test_block"},
 	ServerboundPlaySettings:                   {StatePlay, Serverbound, "settings"},
 	ServerboundPlaySpectate:                   {StatePlay, Serverbound, "spectate"},
+	ServerboundPlaySpectateEntity:             {StatePlay, Serverbound, "spectate_entity"},
 	ServerboundPlaySteerBoat:                  {StatePlay, Serverbound, "steer_boat"},
 	ServerboundPlaySteerVehicle:               {StatePlay, Serverbound, "steer_vehicle"},
 	ServerboundPlayTabComplete:                {StatePlay, Serverbound, "tab_complete"},
 	ServerboundPlayTeleportConfirm:            {StatePlay, Serverbound, "teleport_confirm"},
+	ServerboundPlayTestInstanceBlockAction:    {StatePlay, Serverbound, "test_instance_block_action"},
 	ServerboundPlayTickEnd:                    {StatePlay, Serverbound, "tick_end"},
 	ServerboundPlayUpdateCommandBlock:         {StatePlay, Serverbound, "update_command_block"},
 	ServerboundPlayUpdateCommandBlockMinecart: {StatePlay, Serverbound, "update_command_block_minecart"},
@@ -502,7 +584,13 @@ var packetMeta = [numPackets]meta{
 
 // packetIDs holds, per protocol, each packet's id; -1 where that version has no such packet.
 var packetIDs = map[int32]*[numPackets]int16{
-	767: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 10, 13, 11, 1, 2, 3, 4, 5, 6, 7, 0, 56, 5, 76, 70, 116, 3, 89, 8, 6, 9, 10, 0, 82, 24, 12, 13, 14, 15, 18, 111, 22, 20, 55, 25, 122, 26, 60, 27, 17, 119, 11, 58, 59, 66, 118, 91, 72, 48, 88, 47, 103, 31, 112, 117, 90, 92, 32, 63, 34, 83, 28, 36, 37, 38, 29, 43, 44, 39, -1, 73, 110, 50, 35, 52, 51, 53, 54, 57, 62, 61, -1, 109, 64, 30, -1, -1, -1, 46, 67, 69, 68, 71, 87, 94, 97, 74, 75, 123, 23, -1, 95, -1, 121, 21, 113, 99, 101, 102, 98, 104, 1, 2, 86, 105, 4, 114, 106, 107, -1, 108, 16, 120, 96, 7, 45, 115, 33, 65, 93, 42, 100, 85, 84, 49, 19, 77, 78, 79, 80, 81, 40, 41, 35, 44, 54, 36, 56, 4, 5, 6, 7, 8, 9, 15, 12, 17, 34, 18, 19, 41, 20, 13, 37, 29, 23, 47, 24, 25, 28, 3, 42, 32, -1, -1, 33, -1, -1, 39, 26, 27, 1, 21, 40, 43, -1, 45, 46, 50, 2, 16, 10, 55, 31, 38, 11, 0, -1, 48, 49, 51, 53, 52, 22, 57, 30, 14},
-	768: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 10, 13, 11, 1, 2, 3, 4, 5, 6, 7, 0, 58, 5, 81, 75, 123, 3, 94, 8, 6, 9, 10, 0, 87, 24, 12, 13, 14, 15, 18, 118, 22, 20, 57, 25, 129, 26, 62, 27, 17, 126, 11, 60, 61, 71, 125, 96, 77, 50, 93, 48, 110, 31, 119, 124, 95, 97, 33, 65, 35, 99, 28, 37, 38, 39, 29, 44, 45, 40, 49, 78, 117, 52, 36, 54, 53, 55, 56, 59, 64, 63, 67, 116, 66, 30, 68, 69, 70, 47, 72, 74, 73, 76, 92, 100, 104, 79, 80, 130, 23, 90, 101, 102, 128, 21, 120, 106, 108, 109, 105, 111, 1, 2, 91, 112, 4, 121, 113, 114, 32, 115, 16, 127, 103, 7, 46, 122, 34, -1, 98, 43, 107, 89, 88, 51, 19, 82, 83, 84, 85, 86, 41, 42, 37, 46, 56, 38, 58, 5, 6, 7, 8, 9, 10, 17, 14, 19, 36, 20, 21, 43, 22, 15, 39, 31, 25, 49, 26, 27, 30, 4, 44, 34, -1, -1, 35, 40, -1, 41, 28, 29, 1, 23, 42, 45, 2, 47, 48, 52, 3, 18, 12, 57, 33, -1, 13, 0, 11, 50, 51, 53, 55, 54, 24, 59, 32, 16},
-	769: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 10, 13, 11, 1, 2, 3, 4, 5, 6, 7, 0, 58, 5, 81, 75, 123, 3, 94, 8, 6, 9, 10, 0, 87, 24, 12, 13, 14, 15, 18, 118, 22, 20, 57, 25, 129, 26, 62, 27, 17, 126, 11, 60, 61, 71, 125, 96, 77, 50, 93, 48, 110, 31, 119, 124, 95, 97, 33, 65, 35, 99, 28, 37, 38, 39, 29, 44, 45, 40, 49, 78, 117, 52, 36, 54, 53, 55, 56, 59, 64, 63, 67, 116, 66, 30, 68, 69, 70, 47, 72, 74, 73, 76, 92, 100, 104, 79, 80, 130, 23, 90, 101, 102, 128, 21, 120, 106, 108, 109, 105, 111, 1, 2, 91, 112, 4, 121, 113, 114, 32, 115, 16, 127, 103, 7, 46, 122, 34, -1, 98, 43, 107, 89, 88, 51, 19, 82, 83, 84, 85, 86, 41, 42, 38, 48, 58, 39, 60, 5, 6, 7, 8, 9, 10, 17, 14, 19, 37, 20, 21, 45, 22, 15, 40, 31, 25, 51, 26, 27, 30, 4, 46, -1, 34, 35, 36, 41, 42, 43, 28, 29, 1, 23, 44, 47, 2, 49, 50, 54, 3, 18, 12, 59, 33, -1, 13, 0, 11, 52, 53, 55, 57, 56, 24, 61, 32, 16},
+	767: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, -1, -1, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, -1, 10, 13, 11, -1, 1, -1, 2, 3, 4, 5, 6, 7, 0, 56, 5, 76, 70, 116, 3, 89, 8, 6, 9, 10, 0, 82, 24, 12, 13, 14, -1, 15, 18, 111, 22, 20, 55, 25, 122, 26, 60, -1, -1, -1, -1, 27, 17, 119, 11, 58, 59, 66, 118, 91, 72, 48, 88, 47, 103, 31, 112, 117, 90, 92, 32, 63, -1, 34, -1, 83, 28, 36, 37, 38, 29, 43, -1, 44, 39, -1, 73, 110, 50, 35, 52, 51, 53, 54, 57, 62, 61, -1, 109, 64, 30, -1, -1, -1, 46, 67, 69, 68, 71, 87, 94, 97, 74, 75, 123, 23, -1, 95, -1, 121, 21, 113, 99, 101, 102, -1, 98, 104, 1, 2, 86, 105, 4, 114, 106, 107, -1, 108, 16, 120, 96, -1, 7, -1, 45, 115, 33, 65, 93, 42, 100, 85, 84, 49, 19, 77, 78, 79, 80, 81, 40, 41, 35, 44, 54, -1, 36, 56, -1, 4, 5, 6, 7, 8, 9, 15, 12, 17, 34, -1, 18, 19, -1, 41, 20, 13, 37, 29, 23, 47, 24, 25, 28, 3, 42, 32, -1, -1, 33, -1, -1, 39, 26, 27, 1, 21, 40, 43, -1, 45, 46, 50, 2, -1, 16, -1, 10, 55, -1, 31, 38, 11, 0, -1, -1, 48, 49, 51, 53, 52, 22, 57, 30, 14},
+	768: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, -1, -1, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, -1, 10, 13, 11, -1, 1, -1, 2, 3, 4, 5, 6, 7, 0, 58, 5, 81, 75, 123, 3, 94, 8, 6, 9, 10, 0, 87, 24, 12, 13, 14, -1, 15, 18, 118, 22, 20, 57, 25, 129, 26, 62, -1, -1, -1, -1, 27, 17, 126, 11, 60, 61, 71, 125, 96, 77, 50, 93, 48, 110, 31, 119, 124, 95, 97, 33, 65, -1, 35, -1, 99, 28, 37, 38, 39, 29, 44, -1, 45, 40, 49, 78, 117, 52, 36, 54, 53, 55, 56, 59, 64, 63, 67, 116, 66, 30, 68, 69, 70, 47, 72, 74, 73, 76, 92, 100, 104, 79, 80, 130, 23, 90, 101, 102, 128, 21, 120, 106, 108, 109, -1, 105, 111, 1, 2, 91, 112, 4, 121, 113, 114, 32, 115, 16, 127, 103, -1, 7, -1, 46, 122, 34, -1, 98, 43, 107, 89, 88, 51, 19, 82, 83, 84, 85, 86, 41, 42, 37, 46, 56, -1, 38, 58, -1, 5, 6, 7, 8, 9, 10, 17, 14, 19, 36, -1, 20, 21, -1, 43, 22, 15, 39, 31, 25, 49, 26, 27, 30, 4, 44, 34, -1, -1, 35, 40, -1, 41, 28, 29, 1, 23, 42, 45, 2, 47, 48, 52, 3, -1, 18, -1, 12, 57, -1, 33, -1, 13, 0, -1, 11, 50, 51, 53, 55, 54, 24, 59, 32, 16},
+	769: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, -1, -1, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, -1, 10, 13, 11, -1, 1, -1, 2, 3, 4, 5, 6, 7, 0, 58, 5, 81, 75, 123, 3, 94, 8, 6, 9, 10, 0, 87, 24, 12, 13, 14, -1, 15, 18, 118, 22, 20, 57, 25, 129, 26, 62, -1, -1, -1, -1, 27, 17, 126, 11, 60, 61, 71, 125, 96, 77, 50, 93, 48, 110, 31, 119, 124, 95, 97, 33, 65, -1, 35, -1, 99, 28, 37, 38, 39, 29, 44, -1, 45, 40, 49, 78, 117, 52, 36, 54, 53, 55, 56, 59, 64, 63, 67, 116, 66, 30, 68, 69, 70, 47, 72, 74, 73, 76, 92, 100, 104, 79, 80, 130, 23, 90, 101, 102, 128, 21, 120, 106, 108, 109, -1, 105, 111, 1, 2, 91, 112, 4, 121, 113, 114, 32, 115, 16, 127, 103, -1, 7, -1, 46, 122, 34, -1, 98, 43, 107, 89, 88, 51, 19, 82, 83, 84, 85, 86, 41, 42, 38, 48, 58, -1, 39, 60, -1, 5, 6, 7, 8, 9, 10, 17, 14, 19, 37, -1, 20, 21, -1, 45, 22, 15, 40, 31, 25, 51, 26, 27, 30, 4, 46, -1, 34, 35, 36, 41, 42, 43, 28, 29, 1, 23, 44, 47, 2, 49, 50, 54, 3, -1, 18, -1, 12, 59, -1, 33, -1, 13, 0, -1, 11, 52, 53, 55, 57, 56, 24, 61, 32, 16},
+	770: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, -1, -1, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, -1, 10, 13, 11, -1, 1, -1, 2, 3, 4, 5, 6, 7, 0, 57, 4, 80, 74, 123, 2, 93, 7, 5, 8, 9, 0, 86, 23, 11, 12, 13, -1, 14, 17, 117, 21, 19, 56, 24, 129, 25, 61, -1, -1, -1, -1, 26, 16, 126, 10, 59, 60, 70, 125, 95, 76, 49, 92, 47, 109, 30, 118, 124, 94, 96, 32, 64, -1, 34, -1, 98, 27, 36, 37, 38, 28, 43, -1, 44, 39, 48, 77, 116, 51, 35, 53, 52, 54, 55, 58, 63, 62, 66, 115, 65, 29, 67, 68, 69, 46, 71, 73, 72, 75, 91, 99, 103, 78, 79, 130, 22, 89, 100, 101, 128, 20, 120, 105, 107, 108, -1, 104, 110, 1, -1, 90, 111, 3, 121, 112, 113, 31, 114, 15, 127, 102, 119, 6, -1, 45, 122, 33, -1, 97, 42, 106, 88, 87, 50, 18, 81, 82, 83, 84, 85, 40, 41, 38, 48, 59, -1, 39, 62, -1, 5, 6, 7, 8, 9, 10, 17, 14, 19, 37, -1, 20, 21, -1, 45, 22, 15, 40, 31, 25, 51, 26, 27, 30, 4, 46, -1, 34, 35, 36, 41, 42, 43, 28, 29, 1, 23, 44, 47, 2, 49, 50, 54, 3, -1, 18, 57, 12, 61, -1, 33, -1, 13, 0, 60, 11, 52, 53, 55, 58, 56, 24, 63, 32, 16},
+	771: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 17, -1, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 18, 10, 13, 11, -1, 1, 8, 2, 3, 4, 5, 6, 7, 0, 57, 4, 80, 74, 123, 2, 93, 7, 5, 8, 9, 0, 86, 23, 11, 12, 13, 132, 14, 17, 117, 21, 19, 56, 24, 129, 25, 61, -1, -1, -1, -1, 26, 16, 126, 10, 59, 60, 70, 125, 95, 76, 49, 92, 47, 109, 30, 118, 124, 94, 96, 32, 64, -1, 34, -1, 98, 27, 36, 37, 38, 28, 43, -1, 44, 39, 48, 77, 116, 51, 35, 53, 52, 54, 55, 58, 63, 62, 66, 115, 65, 29, 67, 68, 69, 46, 71, 73, 72, 75, 91, 99, 103, 78, 79, 130, 22, 89, 100, 101, 128, 20, 120, 105, 107, 108, 133, 104, 110, 1, -1, 90, 111, 3, 121, 112, 113, 31, 114, 15, 127, 102, 119, 6, 131, 45, 122, 33, -1, 97, 42, 106, 88, 87, 50, 18, 81, 82, 83, 84, 85, 40, 41, 39, 49, 60, -1, 40, 63, 4, 6, 7, 8, 9, 10, 11, 18, 15, 20, 38, 65, 21, 22, -1, 46, 23, 16, 41, 32, 26, 52, 27, 28, 31, 5, 47, -1, 35, 36, 37, 42, 43, 44, 29, 30, 1, 24, 45, 48, 2, 50, 51, 55, 3, -1, 19, 58, 13, 61, -1, 34, -1, 14, 0, 62, 12, 53, 54, 56, 59, 57, 25, 64, 33, 17},
+	772: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 17, -1, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 18, 10, 13, 11, -1, 1, 8, 2, 3, 4, 5, 6, 7, 0, 57, 4, 80, 74, 123, 2, 93, 7, 5, 8, 9, 0, 86, 23, 11, 12, 13, 132, 14, 17, 117, 21, 19, 56, 24, 129, 25, 61, -1, -1, -1, -1, 26, 16, 126, 10, 59, 60, 70, 125, 95, 76, 49, 92, 47, 109, 30, 118, 124, 94, 96, 32, 64, -1, 34, -1, 98, 27, 36, 37, 38, 28, 43, -1, 44, 39, 48, 77, 116, 51, 35, 53, 52, 54, 55, 58, 63, 62, 66, 115, 65, 29, 67, 68, 69, 46, 71, 73, 72, 75, 91, 99, 103, 78, 79, 130, 22, 89, 100, 101, 128, 20, 120, 105, 107, 108, 133, 104, 110, 1, -1, 90, 111, 3, 121, 112, 113, 31, 114, 15, 127, 102, 119, 6, 131, 45, 122, 33, -1, 97, 42, 106, 88, 87, 50, 18, 81, 82, 83, 84, 85, 40, 41, 39, 49, 60, -1, 40, 63, 4, 6, 7, 8, 9, 10, 11, 18, 15, 20, 38, 65, 21, 22, -1, 46, 23, 16, 41, 32, 26, 52, 27, 28, 31, 5, 47, -1, 35, 36, 37, 42, 43, 44, 29, 30, 1, 24, 45, 48, 2, 50, 51, 55, 3, -1, 19, 58, 13, 61, -1, 34, -1, 14, 0, 62, 12, 53, 54, 56, 59, 57, 25, 64, 33, 17},
+	773: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 17, 19, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 18, 10, 13, 11, 9, 1, 8, 2, 3, 4, 5, 6, 7, 0, 62, 4, 85, 79, 128, 2, 98, 7, 5, 8, 9, 0, 91, 23, 11, 12, 13, 137, 14, 17, 122, 21, 19, 61, 24, 134, 25, 66, 26, 27, 28, 29, 30, 16, 131, 10, 64, 65, 75, 130, 100, 81, 54, 97, 52, 114, 34, 123, 129, 99, 101, 36, 69, -1, 38, 39, 103, 31, 41, 42, 43, 32, 48, -1, 49, 44, 53, 82, 121, 56, 40, 58, 57, 59, 60, 63, 68, 67, 71, 120, 70, 33, 72, 73, 74, 51, 76, 78, 77, 80, 96, 104, 108, 83, 84, 135, 22, 94, 105, 106, 133, 20, 125, 110, 112, 113, 138, 109, 115, 1, -1, 95, 116, 3, 126, 117, 118, 35, 119, 15, 132, 107, 124, 6, 136, 50, 127, 37, -1, 102, 47, 111, 93, 92, 55, 18, 86, 87, 88, 89, 90, 45, 46, 39, 49, 60, -1, 40, 63, 4, 6, 7, 8, 9, 10, 11, 18, 15, 20, 38, 65, 21, -1, 22, 46, 23, 16, 41, 32, 26, 52, 27, 28, 31, 5, 47, -1, 35, 36, 37, 42, 43, 44, 29, 30, 1, 24, 45, 48, 2, 50, 51, 55, 3, -1, 19, 58, 13, 61, -1, 34, -1, 14, 0, 62, 12, 53, 54, 56, 59, 57, 25, 64, 33, 17},
+	774: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 17, 19, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 18, 10, 13, 11, 9, 1, 8, 2, 3, 4, 5, 6, 7, 0, 62, 4, 85, 79, 128, 2, 98, 7, 5, 8, 9, 0, 91, 23, 11, 12, 13, 137, 14, 17, 122, 21, 19, 61, 24, 134, 25, 66, 26, 27, 28, 29, 30, 16, 131, 10, 64, 65, 75, 130, 100, 81, 54, 97, 52, 114, 34, 123, 129, 99, 101, 36, 69, -1, 38, 39, 103, 31, 41, 42, 43, 32, 48, -1, 49, 44, 53, 82, 121, 56, 40, 58, 57, 59, 60, 63, 68, 67, 71, 120, 70, 33, 72, 73, 74, 51, 76, 78, 77, 80, 96, 104, 108, 83, 84, 135, 22, 94, 105, 106, 133, 20, 125, 110, 112, 113, 138, 109, 115, 1, -1, 95, 116, 3, 126, 117, 118, 35, 119, 15, 132, 107, 124, 6, 136, 50, 127, 37, -1, 102, 47, 111, 93, 92, 55, 18, 86, 87, 88, 89, 90, 45, 46, 39, 49, 60, -1, 40, 63, 4, 6, 7, 8, 9, 10, 11, 18, 15, 20, 38, 65, 21, -1, 22, 46, 23, 16, 41, 32, 26, 52, 27, 28, 31, 5, 47, -1, 35, 36, 37, 42, 43, 44, 29, 30, 1, 24, 45, 48, 2, 50, 51, 55, 3, -1, 19, 58, 13, 61, -1, 34, -1, 14, 0, 62, 12, 53, 54, 56, 59, 57, 25, 64, 33, 17},
+	775: {-1, 254, 0, 1, 0, 1, 0, 3, 5, 0, 1, 4, 2, 4, 1, 3, 2, 0, 9, 17, 19, 0, 1, 15, 2, 12, 3, 4, 5, 7, 8, 6, 14, 16, 18, 10, 13, 11, 9, 1, 8, 2, 3, 4, 5, 6, 7, 0, 64, 4, 87, 81, 130, 2, 100, 7, 5, 8, 9, 0, 93, 23, 11, 12, 13, 139, 14, 17, 124, 21, 19, 63, 24, 136, 25, 68, 26, 27, 28, 29, 30, 16, 133, 10, 66, 67, 77, 132, 102, 83, 56, 99, 54, 116, 34, 125, 131, 101, 103, 36, 71, 39, 38, 40, 105, 31, 42, 43, 44, 32, 49, 50, 51, 45, 55, 84, 123, 58, 41, 60, 59, 61, 62, 65, 70, 69, 73, 122, 72, 33, 74, 75, 76, 53, 78, 80, 79, 82, 98, 106, 110, 85, 86, 137, 22, 96, 107, 108, 135, 20, 127, 112, 114, 115, 140, 111, 117, 1, -1, 97, 118, 3, 128, 119, 120, 35, 121, 15, 134, 109, 126, 6, 138, 52, 129, 37, -1, 104, 48, 113, 95, 94, 57, 18, 88, 89, 90, 91, 92, 46, 47, 40, 50, 63, 1, 41, 66, 5, 7, 8, 9, 10, 11, 12, 19, 16, 21, 39, 68, 22, -1, 23, 47, 24, 17, 42, 33, 27, 53, 28, 29, 32, 6, 48, -1, 36, 37, 38, 43, 44, 45, 30, 31, 2, 25, 46, 49, 3, 51, 52, 56, 4, 57, 20, 60, 14, 64, 62, 35, -1, 15, 0, 65, 13, 54, 55, 58, 61, 59, 26, 67, 34, 18},
 }

@@ -10,6 +10,10 @@ func TestSchemasCoverReleases(t *testing.T) {
 			t.Errorf("protocol %d (%v) has no schema", r.Protocol, r.Names)
 		}
 	}
+	// The schemas come from the one release list, like the packet tables.
+	if got := SchemaProtocols(); len(got) != len(Releases()) {
+		t.Errorf("schemas cover %v, the release list has %d releases", got, len(Releases()))
+	}
 	for _, p := range SchemaProtocols() {
 		names := map[string]bool{}
 		for _, st := range Schema(p) {

@@ -15,13 +15,15 @@ import (
 // Release is one game release the peers can serve, as testdata/peers/
 // versions.js reads it from the pinned minecraft-data: its name, protocol
 // number, the minecraft-data version that describes its protocol, whether
-// mineflayer joins it, and whether its protocol has dialogs (1.21.6+) and a
-// code of conduct (1.21.9+), read from the protocol definition.
+// mineflayer joins it and flying-squid serves it, and whether its protocol
+// has dialogs (1.21.6+) and a code of conduct (1.21.9+), read from the
+// protocol definition.
 type Release struct {
 	Version       string `json:"version"`
 	Protocol      int    `json:"protocol"`
 	DataVersion   string `json:"dataVersion"`
 	Mineflayer    bool   `json:"mineflayer"`
+	FlyingSquid   bool   `json:"flyingSquid"`
 	Dialog        bool   `json:"dialog"`
 	CodeOfConduct bool   `json:"codeOfConduct"`
 }
@@ -42,6 +44,16 @@ func Releases(t testing.TB) []Release {
 	t.Helper()
 	dir := PeersDir(t)
 	NodeModules(t)
+	list, err := ReadReleases(dir)
+	if err != nil {
+		t.Fatalf("peertest: %v", err)
+	}
+	return list
+}
+
+// ReadReleases is Releases for programs that are not tests (the
+// benchmark): dir is testdata/peers, with its peers installed.
+func ReadReleases(dir string) ([]Release, error) {
 	releases.once.Do(func() {
 		cmd := exec.Command(nodeIn(dir), "versions.js")
 		cmd.Dir = dir
@@ -69,7 +81,7 @@ func Releases(t testing.TB) []Release {
 		}
 	})
 	if releases.err != nil {
-		t.Fatalf("peertest: %v", releases.err)
+		return nil, releases.err
 	}
-	return append([]Release(nil), releases.list...)
+	return append([]Release(nil), releases.list...), nil
 }

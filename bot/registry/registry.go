@@ -1,7 +1,8 @@
 // Package registry keeps the registries the server sends in configuration
-// that other features read: dimension types, chat types and damage types
-// (biomes and the rest come with the features that need them). Entries are
-// looked up by their index, which is how play packets refer to them.
+// that other features read: dimension types, chat types, damage types,
+// dialogs (1.21.6+) and world clocks (26.1+); biomes and the rest come with
+// the features that need them. Entries are looked up by their index, which
+// is how play packets refer to them.
 package registry
 
 import (
@@ -18,6 +19,16 @@ import (
 type DimensionType struct {
 	Name         string
 	MinY, Height int32
+	// DefaultClock (26.1+) names the world clock whose ticks are the
+	// dimension's time of day, e.g. "minecraft:overworld"; "" when the
+	// dimension has no day time (the nether), or before 26.1.
+	DefaultClock string
+}
+
+// Dialog is an entry of minecraft:dialog (1.21.6+): its name and its NBT.
+type Dialog struct {
+	Name string
+	Data any
 }
 
 // ChatType is an entry of minecraft:chat_type: how a chat line of that type
@@ -39,6 +50,8 @@ type Registry struct {
 	dimensions []DimensionType
 	chatTypes  []ChatType
 	damage     []string
+	dialogs    []Dialog
+	clocks     []string
 }
 
 // Attach registers the registry's handler on s.
@@ -62,7 +75,8 @@ func (g *Registry) apply(id string, entries []codec.RegistryEntry) {
 		dims := make([]DimensionType, len(entries))
 		for i, e := range entries {
 			data, _ := e.Data.(map[string]any)
-			dims[i] = DimensionType{Name: e.Name, MinY: nbtInt(data["min_y"]), Height: nbtInt(data["height"])}
+			clock, _ := data["default_clock"].(string)
+			dims[i] = DimensionType{Name: e.Name, MinY: nbtInt(data["min_y"]), Height: nbtInt(data["height"]), DefaultClock: clock}
 		}
 		g.mu.Lock()
 		g.dimensions = dims
@@ -98,7 +112,47 @@ func (g *Registry) apply(id string, entries []codec.RegistryEntry) {
 		g.mu.Lock()
 		g.damage = names
 		g.mu.Unlock()
+	case "minecraft:dialog":
+		dialogs := make([]Dialog, len(entries))
+		for i, e := range entries {
+			dialogs[i] = Dialog{Name: e.Name, Data: e.Data}
+		}
+		g.mu.Lock()
+		g.dialogs = dialogs
+		g.mu.Unlock()
+	case "minecraft:world_clock":
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name
+		}
+		g.mu.Lock()
+		g.clocks = names
+		g.mu.Unlock()
 	}
+}
+
+// Dialog is the dialog at index, and false when there is none.
+func (g *Registry) Dialog(index int32) (Dialog, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if index < 0 || int(index) >= len(g.dialogs) {
+		return Dialog{}, false
+	}
+	return g.dialogs[index], true
+}
+
+// ClockIndex is the index of the world clock called name in
+// minecraft:world_clock (26.1+), which time updates key clocks by, and
+// false when the server sent no such clock.
+func (g *Registry) ClockIndex(name string) (int32, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	for i, n := range g.clocks {
+		if n == name {
+			return int32(i), true
+		}
+	}
+	return 0, false
 }
 
 // ChatType is the chat type at index, and false when there is none.

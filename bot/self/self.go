@@ -61,10 +61,20 @@ type Snapshot struct {
 	HasXP   bool
 	XPBar   float32 // 0..1 towards the next level
 	XPLevel int32
-	// HasTime is false until the server sends the time.
-	HasTime   bool
-	WorldAge  int64
+	// HasTime is false until the server sends the time; WorldAge means
+	// nothing before.
+	HasTime  bool
+	WorldAge int64
+	// DayCycle says what TimeOfDay is: "" while it is unknown, "running",
+	// "stopped" (the daylight cycle is off), or "none" in a dimension that
+	// has no day time (from 26.1 a dimension's time of day is its default
+	// world clock, and the nether has none). TimeOfDay means something
+	// only when DayCycle is running or stopped.
+	DayCycle  string
 	TimeOfDay int64
+	// SpawnPoint is the world's spawn point, once the server sent it.
+	SpawnPoint    codec.SpawnPosition
+	HasSpawnPoint bool
 	// Raining and Thundering follow the server's weather changes; a server
 	// says nothing of the weather while it is clear.
 	Raining, Thundering bool
@@ -85,9 +95,14 @@ type Self struct {
 	reg  *registry.Registry
 	opts Options
 
-	mu       sync.Mutex
-	st       Snapshot
-	lowFired struct{ health, food bool }
+	mu sync.Mutex
+	st Snapshot
+	// dimensionType is the current dimension type's index in
+	// minecraft:dimension_type, and clocks the last state of each world
+	// clock (26.1+), which updates only send when they change.
+	dimensionType int32
+	clocks        map[int32]codec.ClockState
+	lowFired      struct{ health, food bool }
 	// lastDamage names the damage type of the last damage event aimed at
 	// the bot: the attacker behind the health drop that follows.
 	lastDamage   string
@@ -116,6 +131,7 @@ func Attach(s *core.Session, reg *registry.Registry, opts Options) *Self {
 	s.Handle(mcdata.ClientboundPlayDamageEvent, f.damage)
 	s.Handle(mcdata.ClientboundPlayEntityMetadata, f.metadata)
 	s.Handle(mcdata.ClientboundPlayHeldItemSlot, f.heldSlot)
+	s.Handle(mcdata.ClientboundPlaySpawnPosition, f.spawnPosition)
 	return f
 }
 
@@ -134,10 +150,22 @@ func (f *Self) update(change func(st *Snapshot)) {
 	f.changed.Broadcast()
 }
 
+// DayCycle values (Snapshot.DayCycle).
+const (
+	DayRunning = "running"
+	DayStopped = "stopped"
+	DayNone    = "none"
+)
+
 func (f *Self) applySpawn(st *Snapshot, si codec.SpawnInfo) {
 	st.Dimension = si.Dimension
 	if si.GameMode >= 0 && si.GameMode <= 3 {
 		st.GameMode = si.GameMode
+	}
+	f.dimensionType = si.DimensionType
+	if f.clocks != nil {
+		// Another dimension may keep time by another clock, or none.
+		f.applyClocks(st)
 	}
 }
 
@@ -395,7 +423,73 @@ func (f *Self) time(r *wire.Reader) error {
 	if r.Err() != nil {
 		return nil
 	}
-	f.update(func(st *Snapshot) { st.HasTime, st.WorldAge, st.TimeOfDay = true, t.WorldAge, t.TimeOfDay })
+	f.update(func(st *Snapshot) {
+		st.HasTime, st.WorldAge = true, t.WorldAge
+		if !t.PerClock {
+			st.TimeOfDay, st.DayCycle = t.TimeOfDay, DayStopped
+			if t.TickDayTime {
+				st.DayCycle = DayRunning
+			}
+			return
+		}
+		// 26.1: keep each clock's last state (an update carries only
+		// the clocks that changed), then read the dimension's own.
+		if f.clocks == nil {
+			f.clocks = map[int32]codec.ClockState{}
+		}
+		for _, c := range t.Clocks {
+			if len(f.clocks) < maxClocks || f.hasClock(c.Clock) {
+				f.clocks[c.Clock] = c
+			}
+		}
+		f.applyClocks(st)
+	})
+	return nil
+}
+
+// maxClocks bounds the clocks kept; vanilla has two.
+const maxClocks = 64
+
+func (f *Self) hasClock(id int32) bool {
+	_, ok := f.clocks[id]
+	return ok
+}
+
+// applyClocks sets the time of day from the current dimension type's
+// default clock (26.1+): unknown until the registries and that clock's
+// first state have come, "none" for a dimension without one. Callers hold
+// f.mu.
+func (f *Self) applyClocks(st *Snapshot) {
+	st.DayCycle, st.TimeOfDay = "", 0
+	dt, ok := f.reg.DimensionType(f.dimensionType)
+	if !ok {
+		return
+	}
+	if dt.DefaultClock == "" {
+		st.DayCycle = DayNone
+		return
+	}
+	id, ok := f.reg.ClockIndex(dt.DefaultClock)
+	if !ok {
+		return
+	}
+	c, ok := f.clocks[id]
+	if !ok {
+		return
+	}
+	st.TimeOfDay, st.DayCycle = c.TotalTicks, DayStopped
+	if c.Rate > 0 {
+		st.DayCycle = DayRunning
+	}
+}
+
+// spawnPosition keeps the world's spawn point.
+func (f *Self) spawnPosition(r *wire.Reader) error {
+	sp := f.c.SpawnPosition(r)
+	if r.Err() != nil {
+		return nil
+	}
+	f.update(func(st *Snapshot) { st.SpawnPoint, st.HasSpawnPoint = sp, true })
 	return nil
 }
 

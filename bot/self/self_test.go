@@ -308,7 +308,109 @@ func TestWorldFacts(t *testing.T) {
 		})
 	}
 	st := h.f.Snapshot()
-	if !st.HasTime || st.TimeOfDay != 6000 || st.WorldAge != 72100 || !st.Raining || st.GameMode != 1 || !st.HasXP || st.XPLevel != 4 || st.HeldSlot != 5 || st.Air != 162 {
+	if !st.HasTime || st.TimeOfDay != 6000 || st.DayCycle != DayRunning || st.WorldAge != 72100 || !st.Raining || st.GameMode != 1 || !st.HasXP || st.XPLevel != 4 || st.HeldSlot != 5 || st.Air != 162 {
 		t.Errorf("%+v", st)
+	}
+}
+
+// registryData routes one registry whose entries carry NBT data.
+func (h *harness) registryData(id string, names []string, data []any) {
+	h.t.Helper()
+	h.route(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
+		w.String(id)
+		w.VarInt(int32(len(names)))
+		for i, n := range names {
+			w.String(n)
+			w.Bool(true)
+			if err := w.NBT(data[i]); err != nil {
+				h.t.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestWorldClocks: from 26.1 the time of day is the dimension's default
+// world clock. Updates carry only the clocks that changed (or none), so the
+// last state of each is kept; a dimension without a default clock has no
+// day time, which is not 0.
+func TestWorldClocks(t *testing.T) {
+	h := offline(t, 775)
+	h.registryData("minecraft:dimension_type", []string{"minecraft:overworld", "minecraft:the_nether"},
+		[]any{map[string]any{"default_clock": "minecraft:overworld", "min_y": int32(-64), "height": int32(384)}, map[string]any{"min_y": int32(0), "height": int32(256)}})
+	h.registryData("minecraft:world_clock", []string{"minecraft:the_end", "minecraft:overworld"}, []any{map[string]any{}, map[string]any{}})
+	h.login()
+	clocks := func(age int64, states ...codec.ClockState) {
+		h.route(mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) {
+			w.Int64(age)
+			w.VarInt(int32(len(states)))
+			for _, c := range states {
+				w.VarInt(c.Clock)
+				w.VarLong(c.TotalTicks)
+				w.Float32(c.PartialTick)
+				w.Float32(c.Rate)
+			}
+		})
+	}
+	check := func(what string, cycle string, tod, age int64) {
+		t.Helper()
+		st := h.f.Snapshot()
+		if !st.HasTime || st.DayCycle != cycle || st.TimeOfDay != tod || st.WorldAge != age {
+			t.Errorf("%s: day cycle %q, time %d, age %d; want %q, %d, %d", what, st.DayCycle, st.TimeOfDay, st.WorldAge, cycle, tod, age)
+		}
+	}
+	if st := h.f.Snapshot(); st.HasTime || st.DayCycle != "" {
+		t.Errorf("time known before the server sent it: %+v", st)
+	}
+	// The overworld's clock is entry 1 of the world_clock registry.
+	clocks(100, codec.ClockState{Clock: 0, TotalTicks: 999, Rate: 1}, codec.ClockState{Clock: 1, TotalTicks: 24000 + 6000, Rate: 1})
+	check("first update", DayRunning, 30000, 100)
+	clocks(120)
+	check("age only", DayRunning, 30000, 120)
+	clocks(140, codec.ClockState{Clock: 0, TotalTicks: 5})
+	check("the end's clock only", DayRunning, 30000, 140)
+	clocks(160, codec.ClockState{Clock: 1, TotalTicks: 31000, Rate: 0})
+	check("daylight cycle off", DayStopped, 31000, 160)
+	// Into the nether (dimension type 1), which has no default clock.
+	h.route(mcdata.ClientboundPlayRespawn, func(w *wire.Writer) {
+		w.VarInt(1)
+		w.String("minecraft:the_nether")
+		w.Int64(0)
+		w.Int8(0)
+		w.Byte(255)
+		w.Bool(false)
+		w.Bool(false)
+		w.Bool(false)
+		w.VarInt(0)
+		w.VarInt(32)
+		w.Byte(0)
+	})
+	check("in the nether", DayNone, 0, 160)
+}
+
+// TestSpawnPoint: the world's spawn point in each layout: a position and
+// an angle before 1.21.9, then a dimension, a position, yaw and pitch.
+func TestSpawnPoint(t *testing.T) {
+	for _, proto := range []int32{772, 773} {
+		h := offline(t, proto)
+		if h.f.Snapshot().HasSpawnPoint {
+			t.Errorf("%d: a spawn point before the server sent one", proto)
+		}
+		h.route(mcdata.ClientboundPlaySpawnPosition, func(w *wire.Writer) {
+			if proto >= 773 {
+				w.String("minecraft:overworld")
+			}
+			w.Int64(int64(1)<<38 | int64(-2&0x3ffffff)<<12 | 64)
+			w.Float32(90)
+			if proto >= 773 {
+				w.Float32(10)
+			}
+		})
+		want := codec.SpawnPosition{Pos: codec.BlockPos{X: 1, Y: 64, Z: -2}, Yaw: 90}
+		if proto >= 773 {
+			want.Dimension, want.Pitch = "minecraft:overworld", 10
+		}
+		if st := h.f.Snapshot(); !st.HasSpawnPoint || st.SpawnPoint != want {
+			t.Errorf("%d: spawn point %+v, want %+v", proto, st.SpawnPoint, want)
+		}
 	}
 }

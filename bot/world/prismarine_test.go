@@ -10,19 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
 )
 
-// formatFor is the chunk format of a protocol, as protocol.json and
-// prismarine-chunk's src/pc/1.18 have it. The per-version codec owns this
-// mapping in the bot; the test keeps its own to check the decoder against
-// packets of every version before the codec exists.
-func formatFor(protocol int32) world.Format {
-	return world.Format{NoSizePrefix: protocol >= 770, HeightmapArray: protocol >= 770, FluidCount: protocol >= 775}
-}
+// formatFor is the chunk format of a protocol, as the per-version codec
+// gives it to the world: decoding the peers' chunks of every version with
+// it checks the codec's flags too.
+func formatFor(protocol int32) world.Format { return codec.For(protocol).ChunkFormat }
 
 // chunkFile is one map_chunk packet (packet id, then the body, uncompressed)
 // and the dimension it belongs to.

@@ -1,16 +1,19 @@
 // Command bench measures blockmate against the anchor bot, mineflayer, and
 // against a bare minecraft-protocol client (the server's floor), side by
-// side on one flying-squid server:
+// side on one server: flying-squid where it serves the version asked for
+// (1.21.1, 1.21.3, 1.21.4), else testdata/peers/mpserver.js (every release
+// blockmate joins):
 //
 //   - time from process start to spawned (medians over several rounds);
 //   - resident memory (VmRSS) after 30 s idle at view distance 4;
 //   - CPU time (utime+stime) used over those 30 s.
 //
 // It prints the figures and the ratios against the goals of issue 3 and
-// writes them, with the machine and date, to testdata/bench/RESULTS.md.
-// Run it from the module root after `cd testdata/peers && npm ci`:
+// writes them, with the machine and date, to
+// testdata/bench/RESULTS-<version>.md. Run it from the module root after
+// `cd testdata/peers && npm ci`:
 //
-//	go run ./testdata/bench
+//	go run ./testdata/bench -version 26.1
 package main
 
 import (
@@ -32,6 +35,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/bot/peertest"
 )
 
@@ -46,15 +50,20 @@ const (
 const joinTimeout = 90 * time.Second
 
 func main() {
-	version := flag.String("version", "1.21.4", "game version flying-squid serves")
+	version := flag.String("version", "1.21.4", "game version to serve and join: any release blockmate joins (flying-squid serves it where it can, else mpserver.js)")
 	rounds := flag.Int("rounds", 5, "timed joins per client (after one untimed warm-up each)")
 	idle := flag.Duration("idle", 30*time.Second, "idle time before memory is read and over which CPU is measured")
 	viewDistance := flag.Int("view-distance", 4, "the server's view distance, in chunks")
 	bin := flag.String("blockmate", "", "blockmate binary to measure (default: build the module's)")
-	results := flag.String("results", "testdata/bench/RESULTS.md", "write the results here (empty: do not write)")
+	results := flag.String("results", "", "write the results here (default testdata/bench/RESULTS-<version>.md; \"-\": do not write)")
 	label := flag.String("label", "", "what was measured, for the results (default: the commit, and whether the working tree had changes)")
 	flag.Parse()
 
+	if *results == "" {
+		*results = filepath.Join("testdata", "bench", "RESULTS-"+*version+".md")
+	} else if *results == "-" {
+		*results = ""
+	}
 	if err := run(*version, *rounds, *idle, *viewDistance, *bin, *results, *label); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -104,8 +113,12 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 		}
 	}
 
-	fmt.Fprintf(os.Stderr, "bench: starting flying-squid %s (view distance %d)…\n", version, viewDistance)
-	srv, err := peertest.Launch(peers, "flying-squid", "server.js", map[string]any{"version": version, "viewDistance": viewDistance, "motd": "blockmate bench"})
+	server, script, err := serverFor(peers, version)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "bench: starting %s %s (view distance %d)…\n", server, version, viewDistance)
+	srv, err := peertest.Launch(peers, server, script, map[string]any{"version": version, "viewDistance": viewDistance, "motd": "blockmate bench"})
 	if err != nil {
 		return err
 	}
@@ -114,7 +127,7 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 	ready, err := srv.Wait(ctx, "ready")
 	cancel()
 	if err != nil {
-		return fmt.Errorf("flying-squid did not start: %w\n%s", err, srv.Log())
+		return fmt.Errorf("%s did not start: %w\n%s", server, err, srv.Log())
 	}
 	port := ready.Port
 
@@ -131,7 +144,7 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 		return startBlockmate(ctx, bin, port, username)
 	}}
 
-	rep := report{Label: label, Version: version, ViewDistance: viewDistance, Rounds: rounds, Idle: idle, Spawn: map[string][]time.Duration{}, Failed: map[string]string{}}
+	rep := report{Label: label, Server: server, Version: version, ViewDistance: viewDistance, Rounds: rounds, Idle: idle, Spawn: map[string][]time.Duration{}, Failed: map[string]string{}}
 
 	// Start to spawned: one untimed warm-up each (page cache, JIT of the
 	// server's join path), then rounds in rotating order so that no client
@@ -198,6 +211,29 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 		return errors.New("some measurements failed (see above)")
 	}
 	return nil
+}
+
+// serverFor picks the server for a version: flying-squid where it serves
+// the release, else mpserver.js. A version blockmate does not join is an
+// error naming the ones it does.
+func serverFor(peers, version string) (name, script string, err error) {
+	if _, ok := mcversion.LookupName(version); !ok {
+		return "", "", fmt.Errorf("blockmate does not join %s; -version takes a release it joins (%s)", version, mcversion.Range())
+	}
+	releases, err := peertest.ReadReleases(peers)
+	if err != nil {
+		return "", "", err
+	}
+	for _, r := range releases {
+		if r.Version != version {
+			continue
+		}
+		if r.FlyingSquid {
+			return "flying-squid 1.12.0", "server.js", nil
+		}
+		return "mpserver.js (minecraft-protocol 1.68.0)", "mpserver.js", nil
+	}
+	return "", "", fmt.Errorf("no test peer serves %s", version)
 }
 
 // startNodeClient runs a Node client peer and waits for its spawn event.
@@ -379,6 +415,7 @@ func residentBytes(pid int) (int64, error) {
 // report holds one run's figures.
 type report struct {
 	Label        string
+	Server       string // the server and its version, e.g. "flying-squid 1.12.0"
 	Version      string
 	ViewDistance int
 	Rounds       int
@@ -455,7 +492,7 @@ func (r *report) rows() []row {
 }
 
 func (r *report) header() string {
-	return fmt.Sprintf("flying-squid 1.12.0 serving %s at view distance %d on 127.0.0.1; %d timed joins per client after a warm-up", r.Version, r.ViewDistance, r.Rounds)
+	return fmt.Sprintf("%s serving %s at view distance %d on 127.0.0.1; %d timed joins per client after a warm-up", r.Server, r.Version, r.ViewDistance, r.Rounds)
 }
 
 func (r *report) rawSpawns() []string {
@@ -514,11 +551,11 @@ func (rw row) cells() []string {
 	return []string{rw.measure, rw.blockmate, rw.bare, rw.mineflayer, rw.ratio, rw.goal, rw.verdict}
 }
 
-// markdown is RESULTS.md.
+// markdown is RESULTS-<version>.md.
 func (r *report) markdown() string {
 	var b strings.Builder
 	b.WriteString("# Benchmark results\n\n")
-	b.WriteString("Written by `go run ./testdata/bench` (see README, \"Benchmark\"); the last run replaces this file.\n\n")
+	b.WriteString("Written by `go run ./testdata/bench` (see README, \"Benchmark\"); the last run at this version replaces this file.\n\n")
 	fmt.Fprintf(&b, "- Date: %s\n- Measured: %s\n- Machine: %s\n- Setup: %s\n\n", r.Date.Format("2006-01-02 15:04 UTC"), r.Label, r.Machine, r.header())
 	b.WriteString("| measure | blockmate | bare client | mineflayer | ratio | goal | |\n|---|---|---|---|---|---|---|\n")
 	for _, rw := range r.rows() {

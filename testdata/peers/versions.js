@@ -12,10 +12,11 @@
 // hand.
 //
 //   node versions.js        prints the releases as JSON, one object a line:
-//   {"version":"1.21.2","protocol":768,"dataVersion":"1.21.3","mineflayer":true,"dialog":false,"codeOfConduct":false}
+//   {"version":"1.21.2","protocol":768,"dataVersion":"1.21.3","mineflayer":true,"flyingSquid":false,"dialog":false,"codeOfConduct":false}
 const protocolVersions = require('minecraft-data/minecraft-data/data/pc/common/protocolVersions.json')
 const mpSupported = require('minecraft-protocol/src/version').supportedVersions
 const { testedVersions: mineflayerVersions } = require('mineflayer/lib/version')
+const { testedVersions: flyingSquidVersions } = require('flying-squid/src/lib/version')
 
 // A release name: 1.21, 1.21.11, 26.1.2 (no snapshots, pre-releases or
 // release candidates).
@@ -59,6 +60,7 @@ function configurationPackets (data) {
 // releases lists, oldest first, every release minecraft-data names whose
 // protocol minecraft-protocol supports: the versions the peers can serve.
 // mineflayer says whether mineflayer supports the release's protocol;
+// flyingSquid whether flying-squid serves the release itself (by name);
 // dialog and codeOfConduct whether the protocol has those packets (1.21.6
 // and 1.21.9 added them), read from the protocol definition.
 function releases () {
@@ -73,6 +75,7 @@ function releases () {
         protocol: v.version,
         dataVersion: data,
         mineflayer: mineflayerProtocols.has(v.version),
+        flyingSquid: flyingSquidVersions.includes(v.minecraftVersion),
         dialog: config.includes('show_dialog'),
         codeOfConduct: config.includes('code_of_conduct')
       }

@@ -32,6 +32,11 @@ type Server struct {
 	br    *bufio.Reader
 	State mcdata.State
 	thr   int
+	// CodeOfConduct, when set on 1.21.9 or later, is sent in Configure,
+	// which then waits for the bot's accept as a vanilla server does.
+	CodeOfConduct string
+	// chats counts the player chat sent, for 1.21.5's global index.
+	chats int32
 }
 
 // Start listens on a free loopback port and runs script on the first
@@ -257,8 +262,67 @@ func (f *Server) Configure() {
 		w.String("minecraft:mob_attack")
 		w.Bool(false)
 	})
+	if f.Proto >= 775 {
+		// 26.1 keeps time by world clocks: the overworld's dimension type
+		// names its default clock, the second of the world_clock registry.
+		f.Send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
+			w.String("minecraft:dimension_type")
+			w.VarInt(1)
+			w.String("minecraft:overworld")
+			w.Bool(true)
+			_ = w.NBT(map[string]any{"default_clock": "minecraft:overworld", "min_y": int32(-64), "height": int32(384)})
+		})
+		f.Send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
+			w.String("minecraft:world_clock")
+			w.VarInt(2)
+			w.String("minecraft:the_end")
+			w.Bool(false)
+			w.String("minecraft:overworld")
+			w.Bool(false)
+		})
+	}
+	if _, ok := f.Table.ID(mcdata.ClientboundConfigCodeOfConduct); ok && f.CodeOfConduct != "" {
+		f.Send(mcdata.ClientboundConfigCodeOfConduct, func(w *wire.Writer) { w.String(f.CodeOfConduct) })
+		if p, r := f.Next(); r == nil || p != mcdata.ServerboundConfigAcceptCodeOfConduct {
+			f.T.Errorf("fake server: the bot answered the code of conduct with %v", p)
+		}
+	}
 	f.Send(mcdata.ClientboundConfigFinishConfiguration, nil)
 	f.Expect(mcdata.ServerboundConfigFinishConfiguration)
+}
+
+// overworldClock is the overworld clock's index in the world_clock
+// registry Configure sends.
+const overworldClock = 1
+
+// Time sends the time in the version's layout: from 26.1 the overworld's
+// clock holds the time of day.
+func (f *Server) Time(age, timeOfDay int64) {
+	f.Send(mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) {
+		w.Int64(age)
+		switch {
+		case f.Proto >= 775:
+			w.VarInt(1)
+			w.VarInt(overworldClock)
+			w.VarLong(timeOfDay)
+			w.Float32(0)
+			w.Float32(1)
+		case f.Proto >= 768:
+			w.Int64(timeOfDay)
+			w.Bool(true)
+		default:
+			w.Int64(timeOfDay)
+		}
+	})
+}
+
+// PlayerChatStart writes what starts a player chat packet before the
+// sender: from 1.21.5 the message's global index, counted per connection.
+func (f *Server) PlayerChatStart(w *wire.Writer) {
+	if f.Proto >= 770 {
+		w.VarInt(f.chats)
+	}
+	f.chats++
 }
 
 // SpawnInfo writes the spawn info of the play login and respawn.
@@ -453,6 +517,13 @@ func (r *Recorder) Count(name string) int {
 		}
 	}
 	return n
+}
+
+// Events copies the recorded events, in order.
+func (r *Recorder) Events() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
 }
 
 // Names lists the recorded events' names in order.

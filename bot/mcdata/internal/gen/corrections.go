@@ -5,6 +5,9 @@ package gen
 // reason, and repeated as a comment in the generated file, so that a reader
 // of the tables sees at once where they differ from the source.
 type Correction struct {
+	// ID is the correction's number in the team's notes
+	// (notes/PROTOCOL-CHANGES.md §D), shared with LayoutCorrections.
+	ID string
 	// Protocols the correction applies to.
 	Protocols []int
 	State     string // handshaking, status, login, configuration, play
@@ -14,16 +17,19 @@ type Correction struct {
 	Why  string
 }
 
-// Corrections is the one list of known mistakes in the pinned
-// minecraft-data, checked against the protocol documentation (wiki.vg's
-// protocol pages for 1.21, 1.21.2 and 1.21.4).
+// Corrections is the one list of packets the pinned minecraft-data lists
+// and the game does not have, checked against the protocol documentation
+// (wiki.vg's protocol pages for 1.21, 1.21.2 and 1.21.4) and the game's
+// ConfigurationProtocols (1.21.4, 1.21.7), which registers no serverbound
+// configuration packet at 0x08 or 0x09 before 1.21.6 adds
+// custom_click_action at 0x08.
 var Corrections = []Correction{
 	{
-		Protocols: []int{767, 768, 769}, State: "configuration", Direction: "toServer", Drop: "custom_report_details",
+		ID: "C1", Protocols: []int{767, 768, 769, 770}, State: "configuration", Direction: "toServer", Drop: "custom_report_details",
 		Why: "Custom Report Details is clientbound only; minecraft-data also lists it as serverbound 0x08 in configuration",
 	},
 	{
-		Protocols: []int{767, 768, 769}, State: "configuration", Direction: "toServer", Drop: "server_links",
+		ID: "C1", Protocols: []int{767, 768, 769, 770}, State: "configuration", Direction: "toServer", Drop: "server_links",
 		Why: "Server Links is clientbound only; minecraft-data also lists it as serverbound 0x09 in configuration",
 	},
 }

@@ -27,14 +27,6 @@ import (
 	"strings"
 )
 
-// GameProtocols are the protocols the static game data covers, oldest
-// first. The packet tables (Protocols) still stop at 769 on this branch
-// while another change extends them to 775; the game data runs ahead so the
-// world, physics and inventory work can start on every version. Once
-// Protocols reaches 775, this list is Protocols itself (a test checks that
-// Protocols never lists a protocol missing here).
-var GameProtocols = []int{767, 768, 769, 770, 771, 772, 773, 774, 775}
-
 // gameKinds are the parts a data version is cut into, in the order of the
 // mcdata part constants (gamePartBlocks …). file is the dataPaths.json key
 // naming the minecraft-data file the part comes from.
@@ -74,46 +66,19 @@ type gameRelease struct {
 	tints    string   // the tints.json folder, read with biomes
 }
 
-func gameReleases(dataDir string) ([]gameRelease, error) {
-	var versions []struct {
-		MinecraftVersion string
-		Version          int
-		ReleaseType      string
-	}
-	if err := readJSON(filepath.Join(dataDir, "pc", "common", "protocolVersions.json"), &versions); err != nil {
-		return nil, err
-	}
-	var paths struct {
-		PC map[string]map[string]string `json:"pc"`
-	}
-	if err := readJSON(filepath.Join(dataDir, "dataPaths.json"), &paths); err != nil {
-		return nil, err
-	}
+// gameReleases picks, for each release of the one release list, the
+// minecraft-data folders of each part.
+func gameReleases(releases []release) ([]gameRelease, error) {
 	var out []gameRelease
-	for _, p := range GameProtocols {
-		r := gameRelease{protocol: p}
-		// The file lists newest first: the first release with a dataPaths
-		// entry is the newest game version of the protocol minecraft-data has.
-		for _, v := range versions {
-			if v.Version != p || v.ReleaseType != "release" {
-				continue
+	for _, r := range releases {
+		g := gameRelease{protocol: r.protocol, version: r.pathsVersion, tints: r.paths["tints"]}
+		for _, k := range gameKinds {
+			if r.paths[k.file] == "" {
+				return nil, fmt.Errorf("minecraft-data's dataPaths.json has no %s for %s", k.file, r.pathsVersion)
 			}
-			if dp, ok := paths.PC[v.MinecraftVersion]; ok {
-				r.version = v.MinecraftVersion
-				for _, k := range gameKinds {
-					if dp[k.file] == "" {
-						return nil, fmt.Errorf("minecraft-data's dataPaths.json has no %s for %s", k.file, v.MinecraftVersion)
-					}
-					r.folders = append(r.folders, dp[k.file])
-				}
-				r.tints = dp["tints"]
-				break
-			}
+			g.folders = append(g.folders, r.paths[k.file])
 		}
-		if r.version == "" {
-			return nil, fmt.Errorf("minecraft-data has no data for protocol %d", p)
-		}
-		out = append(out, r)
+		out = append(out, g)
 	}
 	return out, nil
 }
@@ -125,9 +90,9 @@ type gamePart struct {
 	folders []string // every folder (per release) that produced it
 }
 
-// generateGame returns game_gen.go and game_data.bin.
-func generateGame(dataDir, version string) (map[string][]byte, error) {
-	releases, err := gameReleases(dataDir)
+// generateGame returns game_gen.go and game_data.bin for the releases.
+func generateGame(dataDir, version string, list []release) (map[string][]byte, error) {
+	releases, err := gameReleases(list)
 	if err != nil {
 		return nil, err
 	}

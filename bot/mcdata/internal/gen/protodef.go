@@ -29,12 +29,6 @@ import (
 	"strings"
 )
 
-// SchemaProtocols are the protocols the schemas cover, oldest first. Like
-// the static game data (which runs ahead of the packet tables the same way),
-// the schemas cover 767–775 while Protocols still stops at 769 on this
-// branch; once Protocols reaches 775 this list is Protocols itself.
-var SchemaProtocols = []int{767, 768, 769, 770, 771, 772, 773, 774, 775}
-
 // schemaRoots are the types the bot decodes with the interpreter; every
 // type they use comes along. A root a version lacks is skipped
 // (UntrustedSlot and HashedSlot start at 770, ItemStackTemplate at 775).
@@ -94,13 +88,12 @@ type schemaVersion struct {
 	types    map[string]string
 }
 
-func generateSchemas(dataDir, version string) ([]byte, error) {
+// generateSchemas prints the schemas of every release of the one release
+// list.
+func generateSchemas(dataDir, version string, releases []release) ([]byte, error) {
 	var versions []schemaVersion
-	for _, p := range SchemaProtocols {
-		data, err := protocolFolder(dataDir, p)
-		if err != nil {
-			return nil, err
-		}
+	for _, r := range releases {
+		p, data := r.protocol, r.data
 		var proto struct {
 			Types map[string]json.RawMessage `json:"types"`
 		}
@@ -129,29 +122,6 @@ func generateSchemas(dataDir, version string) ([]byte, error) {
 
 // protocolFolder is the protocol.json folder of the newest release of a
 // protocol that minecraft-data has data for.
-func protocolFolder(dataDir string, protocol int) (string, error) {
-	var versions []struct {
-		MinecraftVersion string
-		Version          int
-		ReleaseType      string
-	}
-	if err := readJSON(filepath.Join(dataDir, "pc", "common", "protocolVersions.json"), &versions); err != nil {
-		return "", err
-	}
-	var paths struct {
-		PC map[string]map[string]string `json:"pc"`
-	}
-	if err := readJSON(filepath.Join(dataDir, "dataPaths.json"), &paths); err != nil {
-		return "", err
-	}
-	for _, v := range versions { // newest first
-		if v.Version == protocol && v.ReleaseType == "release" && paths.PC[v.MinecraftVersion]["protocol"] != "" {
-			return paths.PC[v.MinecraftVersion]["protocol"], nil
-		}
-	}
-	return "", fmt.Errorf("minecraft-data has no protocol data for protocol %d", protocol)
-}
-
 // correctTypes applies the type corrections for one protocol to the raw
 // types. A correction whose minecraft-data side no longer matches fails the
 // generator, so a fixed minecraft-data is noticed and the entry dropped.
