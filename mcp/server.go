@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -369,8 +370,14 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 	return nil
 }
 
+// sessionError is how a session's end is reported: nil when the client
+// ended it. A client that stopped reading (our output's pipe is closed, or
+// broken) has gone as surely as one that closed our input; one that closes
+// both ends at once may have its output's end seen first, when an event or
+// a progress notification was on its way.
 func (s *Server) sessionError(ctx context.Context, err error) error {
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, sdk.ErrConnectionClosed) && ctx.Err() == nil {
+	clientGone := errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE)
+	if err != nil && !clientGone && ctx.Err() == nil {
 		return fmt.Errorf("the MCP session ended: %w", err)
 	}
 	return nil

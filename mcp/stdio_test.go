@@ -241,3 +241,26 @@ func TestAppendMessageMatchesTheSDK(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioClientThatClosedOurOutputHasGone: a client that stopped reading
+// (closed its end of our output) has gone as surely as one that closed our
+// input, and the session ends without an error: a client that closes both
+// ends at once, as the SDK's does, may have either seen first.
+func TestStdioClientThatClosedOurOutputHasGone(t *testing.T) {
+	catalog := protocol.NewCatalog()
+	d := protocol.NewDispatcher(catalog, protocol.NewBus(nil), nil)
+	protocol.RegisterBuiltins(catalog, d)
+	s := New(d, Options{Version: "test"})
+	t.Cleanup(s.Close)
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	defer fromClient.Close()
+	done := make(chan error, 1)
+	go func() { done <- s.serveStdio(context.Background(), toServer, fromServer, 0) }()
+	toClient.Close()
+	// The answer to initialize cannot be written: the reader is gone.
+	go io.WriteString(fromClient, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
+	if err := <-done; err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+}
