@@ -23,6 +23,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/lan"
+	"github.com/blockmate/blockmate/mcp"
 	"github.com/blockmate/blockmate/protocol"
 	// Imported for its side effect: no terminal queries on stdout in sidecar mode.
 	_ "github.com/blockmate/blockmate/protocol/quietstdout"
@@ -39,11 +40,13 @@ const usage = `blockmate: a companion for Minecraft: Java Edition that joins you
 Usage:
   blockmate [flags]            open the console (finds worlds opened to LAN on its own)
   blockmate sidecar [flags]    speak the JSON Lines tool protocol on stdin/stdout
+  blockmate mcp [flags]        be an MCP server on stdin/stdout, or over HTTP with --http
+  blockmate attach PATH        open the console on a sidecar or MCP server started with --watch-socket PATH
   blockmate tools              print the tool catalog as JSON
   blockmate --version          print the version
   blockmate --help             this text
 
-Run "blockmate sidecar --help" for the sidecar's flags.
+Run "blockmate sidecar --help" or "blockmate mcp --help" for their flags.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -58,6 +61,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runConsole(args, stdout, stderr)
 	case "sidecar":
 		return runSidecar(args, stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(args, stdin, stdout, stderr)
+	case "attach":
+		return runAttach(args, stdout, stderr)
 	case "tools":
 		return runTools(args, stdout, stderr)
 	case "help":
@@ -149,6 +156,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxLine := fs.Int("max-line", protocol.DefaultMaxLine, fmt.Sprintf("longest request line accepted, in bytes, from %d to %d; longer lines are logged and skipped", protocol.MinMaxLine, protocol.MaxMaxLine))
 	drain := fs.Duration("drain", protocol.DefaultDrain, "when stdin ends, how long calls in flight may finish before they are cancelled, from 0s (cancel them at once) to "+fmtDuration(protocol.MaxDrain))
 	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and push mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
+	watchSocket := fs.String("watch-socket", "", watchSocketHelp)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: blockmate sidecar [flags]\n\nSpeaks JSON Lines on stdin/stdout: one request {\"id\",\"tool\",\"args\"} per line in,\none response per request and events out. Logs go to stderr.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -179,6 +187,14 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if *watchLAN {
 		defer watchLANWorlds(ctx, log, parts.bus)()
+	}
+	if *watchSocket != "" {
+		stopWatch, err := startWatch(*watchSocket, parts.dispatcher, log)
+		if err != nil {
+			fmt.Fprintln(stderr, "blockmate:", err)
+			return 1
+		}
+		defer stopWatch()
 	}
 	log.Info("sidecar ready", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = protocol.Serve(ctx, parts.dispatcher, stdin, stdout, protocol.SidecarOptions{
@@ -266,6 +282,8 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	themeName := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (ctrl+t switches while running and saves the choice in the settings file)")
 	overlay := fs.Bool("overlay", false, "start in the compact layout for a small terminal captured by streaming software (ctrl+o or esc switches back)")
 	connect := fs.String("connect", "", "join the world at host:port at start, e.g. 127.0.0.1:51234 (the port Minecraft prints after Open to LAN)")
+	var mf mcpFlags
+	mf.registerHTTP(fs, "mcp-http")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nFlags:\n"); fs.PrintDefaults() }
 	if done, code := parse(fs, args, &c, stdout, stderr); done {
 		return code
@@ -296,6 +314,12 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	if mf.http != "" {
+		if err := mcp.CheckListenAddr(mf.http, mf.allowRemote); err != nil {
+			fmt.Fprintln(stderr, "blockmate:", strings.Replace(err.Error(), "--http", "--mcp-http", 1))
+			return 2
+		}
+	}
 	// Bubble Tea needs a terminal both ways; without one it would write
 	// escape sequences and then fail. Programs have the sidecar.
 	if !isTerminal(os.Stdin) || !isTerminal(stdout) {
@@ -318,6 +342,25 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	opts.Dispatcher = parts.dispatcher
 	// The worlds pane hears of LAN worlds from the watcher's events.
 	defer watchLANWorlds(ctx, log, parts.bus)()
+	if mf.http != "" {
+		// A language model's calls go through this very dispatcher, so the
+		// timeline shows them as they run and the stop key stops them.
+		token, where, err := consoleToken(mf)
+		if err != nil {
+			fmt.Fprintln(stderr, "blockmate:", err)
+			return 1
+		}
+		reserveGCHeadroom()
+		server := mcp.New(parts.dispatcher, mcp.Options{Version: versionString(), Log: log})
+		defer server.Close()
+		url, stopHTTP, err := listenMCPHTTP(ctx, server, mf, token, log)
+		if err != nil {
+			fmt.Fprintln(stderr, "blockmate:", err)
+			return 1
+		}
+		defer stopHTTP()
+		opts.Note = "MCP server at " + url + " (bearer token: " + where + "); a model's calls show here marked [mcp]"
+	}
 	log.Info("console starting", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = ui.Run(ctx, opts, os.Stdin, stdout)
 	// Leave the world however the console ended (quit already left; this

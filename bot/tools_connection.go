@@ -74,6 +74,8 @@ func (b *Client) registerConnection(c *protocol.Catalog, host Host) {
 		Name:        "mc_leave",
 		Description: "Leaves the world the bot is in, or cancels a join still in progress (the answer then has a note saying so). Answers left=false, with a reason, when it was in no world and joining none.",
 		Effect:      protocol.Write,
+		// Leaving twice leaves nothing more: the second answers left=false.
+		Idempotent: true,
 		Handler: func(ctx context.Context, _ protocol.Args) (any, error) {
 			type result struct {
 				Left   bool   `json:"left"`

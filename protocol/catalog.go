@@ -40,7 +40,17 @@ type Tool struct {
 	// UntrustedText is true when the result can carry text other players
 	// wrote (chat, names, signs); consumers must treat it as data.
 	UntrustedText bool
-	Handler       Handler
+	// Idempotent is true when calling the tool again with the same
+	// arguments changes nothing more (leaving, stopping). It only matters
+	// for Write and Destructive tools; a Read tool changes nothing anyway.
+	// The default, false, is the cautious answer.
+	Idempotent bool
+	// LocalOnly is true when the tool acts on blockmate alone (its own
+	// calls, its clock, its catalog) and reaches no server, network or
+	// other player. The default, false, says the tool touches an open world
+	// that others share, which is true of everything that drives the bot.
+	LocalOnly bool
+	Handler   Handler
 }
 
 var toolName = regexp.MustCompile(`^mc_[a-z0-9_]+$`)

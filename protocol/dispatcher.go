@@ -81,6 +81,8 @@ type Origin string
 const (
 	OriginSidecar Origin = "sidecar"
 	OriginConsole Origin = "console"
+	// OriginMCP marks calls from an MCP client (a language model's host).
+	OriginMCP Origin = "mcp"
 	// OriginInternal marks calls a transport makes for its own display (the
 	// console's status poll); observers do not see them.
 	OriginInternal Origin = "internal"
@@ -91,6 +93,12 @@ type originKey struct{}
 // WithOrigin tags ctx with the transport a call came through.
 func WithOrigin(ctx context.Context, o Origin) context.Context {
 	return context.WithValue(ctx, originKey{}, o)
+}
+
+// OriginOf is the origin ctx was tagged with, if any.
+func OriginOf(ctx context.Context) (Origin, bool) {
+	o, ok := ctx.Value(originKey{}).(Origin)
+	return o, ok
 }
 
 func originOf(ctx context.Context) Origin {
@@ -133,9 +141,17 @@ type RunningCall struct {
 	// RawID is the id exactly as the caller sent it, a JSON string or
 	// number; nil for background tasks.
 	RawID json.RawMessage
+	// Args and Origin are the request as it came, for a console that
+	// attaches while the call runs.
+	Args   map[string]json.RawMessage
+	Origin Origin
+	// Background marks a task a call left running, which has no request
+	// of its own.
+	Background bool
 	// Cancelled is true once the call's context is cancelled (mc_stop,
-	// CancelBefore, shutdown) while it is still unwinding or not yet
-	// started: it is listed until it answers, but it will do nothing more.
+	// CancelBefore, Cancel, shutdown) while it is still unwinding or not
+	// yet started: it is listed until it answers, but it will do nothing
+	// more.
 	Cancelled bool
 }
 
@@ -162,6 +178,11 @@ func (r RunningCall) wireID() json.RawMessage {
 // ErrStopped is the cancellation cause mc_stop gives; a tool that sees it
 // was interrupted on purpose, not by a fault.
 var ErrStopped = errors.New("stopped by mc_stop")
+
+// ErrCancelled is the cancellation cause when the caller of one call
+// withdrew it (an MCP client's notifications/cancelled, a console's stop of
+// that call): that call alone stops, as mc_stop would stop it.
+var ErrCancelled = errors.New("cancelled by its caller")
 
 // ErrShutdown is the cancellation cause when blockmate itself is closing.
 var ErrShutdown = errors.New("blockmate is shutting down")
@@ -289,6 +310,25 @@ func (d *Dispatcher) stopBefore(seq uint64, cause error) []*inflight {
 	return d.stop(func(_ string, r *inflight) bool { return r.seq < seq }, cause)
 }
 
+// Cancel stops, with cause, the one call in flight whose raw id is id (as
+// the request carried it) and reports whether it did: a call that has
+// already answered, or that something else (mc_stop, mc_leave) cancelled
+// first, is not cancelled again. Background tasks the call started live on,
+// as they do when the call ends normally.
+func (d *Dispatcher) Cancel(id json.RawMessage, cause error) bool {
+	if len(id) == 0 {
+		return false
+	}
+	d.mu.Lock()
+	r, ok := d.running[string(id)]
+	d.mu.Unlock()
+	if !ok || r.background || !r.live() {
+		return false
+	}
+	r.cancel(cause)
+	return true
+}
+
 // CancelBefore cancels, with cause, the calls of tool admitted before the
 // call ctx belongs to (every call of tool, outside a dispatched call):
 // calls whose handler runs see their context cancelled, and calls admitted
@@ -407,7 +447,7 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
 	d.seq++
-	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now()}, ctx: bg, cancel: cancel, background: true, seq: d.seq, ended: make(chan struct{})}
+	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now(), Background: true}, ctx: bg, cancel: cancel, background: true, seq: d.seq, ended: make(chan struct{})}
 	d.running[key] = task
 	d.mu.Unlock()
 	var once sync.Once
@@ -467,7 +507,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start}, ctx: callCtx, cancel: cancel, seq: seq, ended: make(chan struct{})}
+	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start, Args: req.Args, Origin: origin}, ctx: callCtx, cancel: cancel, seq: seq, ended: make(chan struct{})}
 	d.running[key] = call
 	d.mu.Unlock()
 
@@ -535,6 +575,8 @@ func (d *Dispatcher) describeError(ctx context.Context, tool string, start time.
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, ErrStopped):
 			return fmt.Sprintf("%s was stopped by mc_stop after %v; nothing more of it will happen, and the next call starts clean", tool, took)
+		case errors.Is(cause, ErrCancelled):
+			return fmt.Sprintf("%s was stopped after %v because its caller cancelled it; nothing more of it will happen, and the next call starts clean", tool, took)
 		case errors.Is(cause, ErrShutdown):
 			return fmt.Sprintf("%s was cancelled after %v because blockmate is shutting down", tool, took)
 		case errors.Is(cause, context.DeadlineExceeded):

@@ -407,3 +407,80 @@ func TestIDString(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelStopsThatCallAlone: Cancel (an MCP client's cancellation, an
+// attached console's stop of its call) works on the one running table that
+// mc_stop and mc_leave use. It stops the call whose raw id it is given, and
+// no other: the call answers that its caller cancelled it, and is listed as
+// cancelled until it answers. It cancels nothing twice, nothing it does not
+// know (a string "7" is not the number 7), and no background task; and an
+// mc_stop after it lists only what the stop itself interrupted, each id as
+// it was sent. The table also keeps each call's request (raw id, arguments,
+// origin) for a console that attaches while it runs.
+func TestCancelStopsThatCallAlone(t *testing.T) {
+	d := newTestDispatcher(t)
+	release := make(chan struct{})
+	d.Catalog().Add(Tool{Name: "mc_unwind", Description: "waits until cancelled, then until released", Effect: Read,
+		Handler: func(ctx context.Context, _ Args) (any, error) { <-ctx.Done(); <-release; return nil, ctx.Err() }})
+	ctx := WithOrigin(context.Background(), OriginMCP)
+	run := func(req Request) chan Response {
+		done := make(chan Response, 1)
+		start := d.Start(ctx, req)
+		go func() { done <- start() }()
+		return done
+	}
+	cancelled := run(Request{ID: json.RawMessage(`7`), Tool: "mc_unwind"})
+	stopped := run(Request{ID: json.RawMessage(`5`), Tool: "mc_block"})
+	waiting := run(Request{ID: json.RawMessage(`"w"`), Tool: "mc_wait", Args: map[string]json.RawMessage{"ms": json.RawMessage(`600000`)}})
+	if r := call(d, "f1", "mc_follow_forever", ""); !r.OK {
+		t.Fatalf("%+v", r)
+	}
+
+	var task RunningCall
+	for _, r := range d.Running() {
+		switch {
+		case r.Background:
+			task = r
+			if len(r.RawID) != 0 || r.Tool != "follow" {
+				t.Errorf("the background task is listed as %+v", r)
+			}
+		case string(r.RawID) == `"w"`:
+			if r.Origin != OriginMCP || string(r.Args["ms"]) != `600000` || r.Cancelled {
+				t.Errorf("the running table does not keep the request as it came: %+v", r)
+			}
+		}
+	}
+	if task.ID == "" {
+		t.Fatalf("no background task listed: %+v", d.Running())
+	}
+
+	if !d.Cancel(json.RawMessage(`7`), ErrCancelled) {
+		t.Fatal("Cancel did not find call 7")
+	}
+	for id, why := range map[string]string{`7`: "it is already cancelled", `"7"`: "a string id is not the number", `"nope"`: "no such call", task.ID: "a background task is not a call", ``: "an empty id"} {
+		if d.Cancel(json.RawMessage(id), ErrCancelled) {
+			t.Errorf("Cancel(%s) cancelled something: %s", id, why)
+		}
+	}
+	for _, r := range d.Running() {
+		if want := string(r.RawID) == `7`; r.Cancelled != want {
+			t.Errorf("after Cancel(7), the running table lists %s as cancelled=%v", r.ID, r.Cancelled)
+		}
+	}
+
+	// Call 7 is still unwinding (it waits for release), but its caller
+	// owns its end: the stop does not list it.
+	stop := call(d, "s", "mc_stop", "")
+	if want := `{"stopped":true,"cancelled":[5,"w","` + task.ID + `"]}`; string(stop.Result) != want {
+		t.Fatalf("mc_stop answered %s, want %s", stop.Result, want)
+	}
+	close(release)
+	if r := <-cancelled; r.OK || !strings.Contains(r.Error, "mc_unwind was stopped after") || !strings.Contains(r.Error, "because its caller cancelled it") {
+		t.Errorf("the cancelled call answered %+v", r)
+	}
+	for _, done := range []chan Response{stopped, waiting} {
+		if r := <-done; r.OK || !strings.Contains(r.Error, "stopped by mc_stop") {
+			t.Errorf("a stopped call answered %+v", r)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func TestCheckEventPayloadRefusesWhatTheCatalogDoesNotSay(t *testing.T) {
 
 // The bus's own event is typed and documented.
 func TestEventsDroppedMatchesItsCatalogEntry(t *testing.T) {
-	ev := droppedEvent(3, time.Unix(0, 0))
+	ev := DroppedEvent(3, time.Unix(0, 0))
 	if err := CheckEventPayload(ev.Name, ev.Payload); err != nil {
 		t.Error(err)
 	}

@@ -211,7 +211,7 @@ func (b *Bus) publish(ev Event) {
 				b.drop(s, ev)
 				continue
 			}
-			s.ch <- droppedEvent(s.unsaid, ev.Time)
+			s.ch <- DroppedEvent(s.unsaid, ev.Time)
 			s.unsaid = 0
 		}
 		select {
@@ -258,20 +258,36 @@ func (b *Bus) announceDrops(s *subscriber) {
 		return
 	}
 	select {
-	case s.ch <- droppedEvent(s.unsaid, b.now()):
+	case s.ch <- DroppedEvent(s.unsaid, b.now()):
 		s.unsaid = 0
 	default:
 		s.retry = time.AfterFunc(dropRetry, func() { b.announceDrops(s) })
 	}
 }
 
-// EventsDropped is mc_events_dropped's payload.
+// EventsDropped is mc_events_dropped's payload (and
+// mc_call_events_dropped's).
 type EventsDropped struct {
 	Count    int64  `json:"count"`
 	NextStep string `json:"next_step"`
 }
 
-func droppedEvent(n int64, at time.Time) Event {
+// DroppedEvent is the mc_events_dropped event that tells a reader it lost n
+// events at time at: the bus sends it to a subscriber that fell behind, and
+// so does any fan-out of the bus's events that bounds its queues.
+func DroppedEvent(n int64, at time.Time) Event {
 	payload, _ := Marshal(EventsDropped{n, "Some events were lost because they were not read fast enough. Call mc_read_chat to catch up on chat and mc_status for the current state."})
 	return Event{Name: "mc_events_dropped", Payload: payload, Time: at}
+}
+
+// CallEventsDropped is the event that tells an attached console (blockmate
+// attach) it lost call events on the way from the watched blockmate: its
+// timeline may lack calls. No other reader gets it; it is not on the bus.
+const CallEventsDropped = "mc_call_events_dropped"
+
+// CallEventsDroppedEvent is the CallEventsDropped event for n lost call
+// events at time at.
+func CallEventsDroppedEvent(n int64, at time.Time) Event {
+	payload, _ := Marshal(EventsDropped{n, "The timeline may lack some calls or show some as still running; mc_status says what runs now."})
+	return Event{Name: CallEventsDropped, Payload: payload, Time: at}
 }

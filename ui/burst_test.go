@@ -67,7 +67,7 @@ func runBurst(tb testing.TB, n int) burstResult {
 	defer cancel()
 	sender := loopSender{ctx, make(chan tea.Msg, 64)}
 	queue := sender.queue
-	stop := StartPump(ctx, sender, d)
+	stop := StartPump(ctx, sender, Local(d))
 	defer stop()
 
 	var res burstResult

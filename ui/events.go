@@ -724,6 +724,12 @@ func eventSentence(s *themes.Styles, e protocol.Event) string {
 			text = fmt.Sprintf("%d events were missed", *p.Count)
 		}
 		text += " (the console fell behind)"
+	case protocol.CallEventsDropped:
+		text = "Some call events were missed"
+		if p.Count != nil {
+			text = fmt.Sprintf("%d call events were missed", *p.Count)
+		}
+		text += " (the console fell behind; the timeline may lack calls)"
 	default:
 		text = strings.ReplaceAll(shortKind(e.Name), "_", " ")
 	}

@@ -29,7 +29,7 @@ func startFlow(t *testing.T, d *protocol.Dispatcher, opts Options) *teatest.Test
 	// after the test.
 	t.Cleanup(func() { _ = tm.Quit() })
 	ctx, cancel := context.WithCancel(context.Background())
-	stop := StartPump(ctx, tm.GetProgram(), d)
+	stop := StartPump(ctx, tm.GetProgram(), Local(d))
 	t.Cleanup(func() { cancel(); stop() })
 	return tm
 }

@@ -38,8 +38,22 @@ const DefaultUsername = bot.DefaultUsername
 
 // Options configure the console.
 type Options struct {
+	// Dispatcher is the dispatcher in this process the console drives.
 	Dispatcher *protocol.Dispatcher
-	Theme      themes.Theme
+	// Backend, when set, is driven instead of Dispatcher: a blockmate the
+	// console attached to (see Attached).
+	Backend Backend
+	// Attached names the blockmate the console is attached to (its watch
+	// socket). Then quitting only detaches: it stops nothing and leaves no
+	// world, and the console does not search the LAN itself.
+	Attached string
+	// IDPrefix starts every call id the console makes, so that several
+	// consoles attached to one blockmate never reuse each other's ids.
+	IDPrefix string
+	// Note is shown under the input line at start (where the MCP server
+	// listens, what the console is attached to).
+	Note  string
+	Theme themes.Theme
 	// Overlay starts in the compact layout for stream capture.
 	Overlay bool
 	// Username is the name the bot joins with.
@@ -112,13 +126,14 @@ type (
 
 // Model is the console's root model.
 type Model struct {
-	opts   Options
-	ctx    context.Context
-	now    func() time.Time
-	theme  themes.Theme
-	styles *themes.Styles
-	keys   KeyMap
-	help   help.Model
+	opts    Options
+	backend Backend
+	ctx     context.Context
+	now     func() time.Time
+	theme   themes.Theme
+	styles  *themes.Styles
+	keys    KeyMap
+	help    help.Model
 
 	worlds   worldsPane
 	status   statusPane
@@ -171,9 +186,13 @@ func New(opts Options) Model {
 	}
 	s := themes.New(opts.Theme)
 	k := DefaultKeyMap()
-	c := opts.Dispatcher.Catalog()
+	backend := opts.Backend
+	if backend == nil {
+		backend = Local(opts.Dispatcher)
+	}
+	c := backend.Catalog()
 	m := Model{
-		opts: opts, ctx: ctx, now: now, theme: opts.Theme, styles: s, keys: k,
+		opts: opts, backend: backend, ctx: ctx, now: now, theme: opts.Theme, styles: s, keys: k,
 		help:      help.New(),
 		worlds:    newWorldsPane(s, k, now),
 		status:    newStatusPane(s),
@@ -184,6 +203,12 @@ func New(opts Options) Model {
 		announced: map[string]bool{},
 	}
 	m.help.Styles = s.Help
+	m.input.note = opts.Note
+	m.timeline.shared = opts.Attached != ""
+	m.worlds.attached = opts.Attached
+	if r, ok := backend.(Replayer); ok {
+		m.replay(r.Replay())
+	}
 	if opts.Connect != "" {
 		m.focus = focusInput
 	}
@@ -198,7 +223,10 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, m.input.ti.Focus())
 	}
 	if !m.opts.NoPoll {
-		cmds = append(cmds, func() tea.Msg { return statusTickMsg{} }, m.discoverCmd())
+		cmds = append(cmds, func() tea.Msg { return statusTickMsg{} })
+		if m.opts.Attached == "" {
+			cmds = append(cmds, m.discoverCmd())
+		}
 	}
 	if m.opts.Connect != "" {
 		addr := m.opts.Connect
@@ -371,12 +399,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(refresh, tea.Tick(statusEvery, func(time.Time) tea.Msg { return statusTickMsg{} }))
 	case discoverMsg:
-		m.worlds.setDiscovery(msg.Found, msg.Reason)
-		for _, w := range msg.Worlds {
-			raw, _ := protocol.Marshal(w)
-			m.worlds.applyEvent("mc_lan_world_found", raw)
-			m.announced[w.addr()] = true
-		}
+		m.applyDiscovery(msg)
 		return m, nil
 	case leftMsg:
 		return m, tea.Quit
@@ -447,7 +470,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		if m.connected {
+		if m.connected && m.opts.Attached == "" {
 			m.confirmQuit = true
 			return m, nil
 		}
@@ -587,11 +610,58 @@ func (m *Model) sayFinished(c *call) {
 	m.events.add([]protocol.Event{{Name: ownChatEvent, Payload: payload, Time: at}}, 0)
 }
 
+// applyDiscovery lists the worlds an mc_discover_lan found, and passes on
+// a failure of discovery itself.
+func (m *Model) applyDiscovery(d discoverMsg) {
+	m.worlds.setDiscovery(d.Found, d.Reason)
+	for _, w := range d.Worlds {
+		raw, _ := protocol.Marshal(w)
+		m.worlds.applyEvent("mc_lan_world_found", raw)
+		if len(m.announced) < 256 {
+			m.announced[w.addr()] = true
+		}
+	}
+}
+
+// discoveryResult reads an mc_discover_lan result.
+func discoveryResult(raw json.RawMessage) discoverMsg {
+	var out struct {
+		Found  int     `json:"found"`
+		Worlds []world `json:"worlds"`
+		Reason string  `json:"reason"`
+	}
+	_ = json.Unmarshal(raw, &out)
+	return discoverMsg{Found: out.Found, Reason: out.Reason, Worlds: out.Worlds}
+}
+
+// replay shows what happened before the console opened, in the order it
+// happened: events and finished calls interleaved by time, so the bot's
+// own lines (from its mc_say calls) sit among the chat they answered.
+func (m *Model) replay(events []protocol.Event, calls []protocol.CallEvent) {
+	for len(events) > 0 || len(calls) > 0 {
+		if len(calls) == 0 || (len(events) > 0 && !events[0].Time.After(calls[0].Started.Add(calls[0].Duration))) {
+			m.applyBatch(batchMsg{Events: events[:1]})
+			events = events[1:]
+			continue
+		}
+		m.applyBatch(batchMsg{Calls: calls[:1]})
+		calls = calls[1:]
+	}
+}
+
 // applyBatch hands a pump batch to the panes that own its data.
 func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	shown := b.Events[:0:0]
 	for _, e := range b.Events {
+		if e.Name == protocol.CallEventsDropped {
+			var lost struct {
+				Count int `json:"count"`
+			}
+			if json.Unmarshal(e.Payload, &lost) == nil && lost.Count > 0 {
+				m.timeline.dropped += lost.Count
+			}
+		}
 		if e.Name == "mc_lan_world_found" || e.Name == "mc_lan_world_lost" {
 			m.worlds.applyEvent(e.Name, e.Payload)
 			// The watcher says found again whenever a world's status
@@ -620,6 +690,12 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 			cmds = append(cmds, m.timeline.observeStart(ev))
 		case protocol.Finished:
 			m.sayFinished(m.timeline.observeFinish(ev))
+			// Worlds found by a discovery someone else asked for (the
+			// program driving an attached blockmate, a console's typed
+			// mc_discover_lan) are worlds this console can show too.
+			if ev.Tool == "mc_discover_lan" && ev.Response.OK {
+				m.applyDiscovery(discoveryResult(ev.Response.Result))
+			}
 		}
 	}
 	m.timeline.dropped += b.DroppedCalls
@@ -633,7 +709,7 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 func (m *Model) submit(req protocol.Request) tea.Cmd {
 	if req.Tool == "mc_join" {
 		if _, given := req.Args["username"]; !given {
-			if t, ok := m.opts.Dispatcher.Catalog().Lookup("mc_join"); ok {
+			if t, ok := m.backend.Catalog().Lookup("mc_join"); ok {
 				if _, takes := t.Args.Lookup("username"); takes {
 					args := make(map[string]json.RawMessage, len(req.Args)+1)
 					for k, v := range req.Args {
@@ -648,7 +724,7 @@ func (m *Model) submit(req protocol.Request) tea.Cmd {
 	if len(req.ID) == 0 {
 		for {
 			m.nextID++
-			id := "c" + strconv.Itoa(m.nextID)
+			id := m.opts.IDPrefix + "c" + strconv.Itoa(m.nextID)
 			if m.timeline.find(id) == nil {
 				req.ID = json.RawMessage(strconv.Quote(id))
 				break
@@ -660,7 +736,7 @@ func (m *Model) submit(req protocol.Request) tea.Cmd {
 	m.showHelp = false
 	m.events.detail.open = false
 	spin := m.timeline.startOwn(req, m.now())
-	d, ctx, k := m.opts.Dispatcher, m.ctx, idText(req.ID)
+	d, ctx, k := m.backend, m.ctx, idText(req.ID)
 	run := func() tea.Msg {
 		start := time.Now()
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginConsole), req)
@@ -679,10 +755,10 @@ func (m *Model) join(host string, port int) tea.Cmd {
 }
 
 func (m Model) statusCmd() tea.Cmd {
-	d, ctx := m.opts.Dispatcher, m.ctx
+	d, ctx, id := m.backend, m.ctx, m.internalID("console-status")
 	return func() tea.Msg {
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginInternal),
-			protocol.Request{ID: json.RawMessage(`"console-status"`), Tool: "mc_status"})
+			protocol.Request{ID: id, Tool: "mc_status"})
 		if !resp.OK {
 			return statusMsg{Err: resp.Error}
 		}
@@ -697,37 +773,43 @@ func (m Model) statusCmd() tea.Cmd {
 // discoverCmd asks mc_discover_lan once, for worlds already announced and
 // for its advice when there are none. Worlds found later arrive as events.
 func (m Model) discoverCmd() tea.Cmd {
-	d, ctx := m.opts.Dispatcher, m.ctx
+	d, ctx, id := m.backend, m.ctx, m.internalID("console-discover")
 	if _, ok := d.Catalog().Lookup("mc_discover_lan"); !ok {
 		return nil
 	}
 	return func() tea.Msg {
 		resp := d.Call(protocol.WithOrigin(ctx, protocol.OriginInternal),
-			protocol.Request{ID: json.RawMessage(`"console-discover"`), Tool: "mc_discover_lan"})
-		var out struct {
-			Found  int     `json:"found"`
-			Worlds []world `json:"worlds"`
-			Reason string  `json:"reason"`
+			protocol.Request{ID: id, Tool: "mc_discover_lan"})
+		if !resp.OK {
+			return discoverMsg{}
 		}
-		if resp.OK {
-			_ = json.Unmarshal(resp.Result, &out)
-		}
-		return discoverMsg{Found: out.Found, Reason: out.Reason, Worlds: out.Worlds}
+		return discoveryResult(resp.Result)
 	}
 }
 
+// internalID is the id of a call the console makes for its own display.
+func (m Model) internalID(name string) json.RawMessage {
+	return json.RawMessage(strconv.Quote(m.opts.IDPrefix + name))
+}
+
 // quit cancels what runs, leaves the world (mc_leave, then the wiring's
-// Leave) and exits.
+// Leave) and exits. An attached console only detaches: what runs in the
+// blockmate it watched goes on as if it had never looked.
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.quitting = true
-	d, ctx, leave, connected := m.opts.Dispatcher, m.ctx, m.opts.Leave, m.connected
+	if m.opts.Attached != "" {
+		return m, func() tea.Msg { return leftMsg{} }
+	}
+	d, b, ctx, leave, connected := m.opts.Dispatcher, m.backend, m.ctx, m.opts.Leave, m.connected
+	id := m.internalID("console-leave")
 	return m, func() tea.Msg {
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		d.Stop("", protocol.ErrShutdown)
-		if _, ok := d.Catalog().Lookup("mc_leave"); ok && connected {
-			d.Call(protocol.WithOrigin(lctx, protocol.OriginInternal),
-				protocol.Request{ID: json.RawMessage(`"console-leave"`), Tool: "mc_leave"})
+		if d != nil {
+			d.Stop("", protocol.ErrShutdown)
+		}
+		if _, ok := b.Catalog().Lookup("mc_leave"); ok && connected {
+			b.Call(protocol.WithOrigin(lctx, protocol.OriginInternal), protocol.Request{ID: id, Tool: "mc_leave"})
 		}
 		if leave != nil {
 			leave(lctx)
@@ -877,7 +959,7 @@ func (m Model) helpLines() []string {
 		}
 	}
 	lines = append(lines, "", s.DocHeading.Render("Typing a tool call"))
-	for _, l := range strings.Split(shortFormHelp(m.opts.Dispatcher.Catalog()), "\n") {
+	for _, l := range strings.Split(shortFormHelp(m.backend.Catalog()), "\n") {
 		lines = append(lines, s.Doc.Render(l))
 	}
 	return lines

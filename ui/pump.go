@@ -31,8 +31,8 @@ type Sender interface{ Send(tea.Msg) }
 // them in bounded buffers and sends them as one batchMsg per FlushEvery, so
 // a burst of thousands of events costs one update and one render rather
 // than thousands. stop ends it and unsubscribes.
-func StartPump(ctx context.Context, to Sender, d *protocol.Dispatcher) (stop func()) {
-	events, unsubscribe := d.Events().Subscribe(busBuffer)
+func StartPump(ctx context.Context, to Sender, d Backend) (stop func()) {
+	events, unsubscribe := d.Subscribe(busBuffer)
 	calls := make(chan protocol.CallEvent, callBuffer)
 	var droppedCalls atomic.Int64
 	unobserve := d.Observe(func(ev protocol.CallEvent) {

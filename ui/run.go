@@ -22,8 +22,9 @@ import (
 // (after the bot has left the world) or ctx ends.
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	opts.Context = ctx
-	p := tea.NewProgram(New(opts), tea.WithContext(ctx), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
-	stop := StartPump(ctx, p, opts.Dispatcher)
+	m := New(opts)
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
+	stop := StartPump(ctx, p, m.backend)
 	defer stop()
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {

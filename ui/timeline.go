@@ -36,6 +36,9 @@ type call struct {
 	// observed and finObserved say the dispatcher's start and finish
 	// events for this call have arrived, so their echoes add nothing.
 	observed, finObserved bool
+	// own marks a call this console made; a console call it did not make
+	// (another console attached to the same blockmate) is marked as such.
+	own bool
 }
 
 // timelinePane lists tool calls, newest at the bottom, with the selected
@@ -48,6 +51,9 @@ type timelinePane struct {
 	width   int
 	height  int
 	focused bool
+	// shared says other consoles may call through the same dispatcher (an
+	// attached console): console calls this one did not make are marked.
+	shared bool
 
 	calls    []*call
 	selected int
@@ -115,7 +121,7 @@ func (p *timelinePane) startOwn(req protocol.Request, at time.Time) tea.Cmd {
 	p.followNewest()
 	args := plainArgs(req.Args)
 	p.push(&call{Key: idText(req.ID), ID: req.ID, Tool: clean(req.Tool), Args: args,
-		ArgsText: argsSummary(args, p.argOrder(req.Tool)), Origin: protocol.OriginConsole, Started: at})
+		ArgsText: argsSummary(args, p.argOrder(req.Tool)), Origin: protocol.OriginConsole, Started: at, own: true})
 	return p.spin()
 }
 
@@ -384,7 +390,7 @@ func (p timelinePane) line(c *call, selected bool, width int, split bool) []stri
 		}
 		parts = append(parts, s.Timeline.Args.Render(truncate(c.ArgsText, budget)))
 	}
-	if c.Origin != "" && c.Origin != protocol.OriginConsole {
+	if c.Origin != "" && (c.Origin != protocol.OriginConsole || (p.shared && !c.own)) {
 		parts = append(parts, s.Timeline.Origin.Render("["+string(c.Origin)+"]"))
 	}
 	took := s.Timeline.Duration.Render(formatDuration(dur))

@@ -49,6 +49,11 @@ const staleAfter = time.Minute
 // the port.
 const noWorldsAdvice = "Open your world to LAN (Esc → Open to LAN → Start LAN World) and it appears here. Or type join and the port Minecraft shows in chat, such as join 51234."
 
+// attachedWorldsAdvice speaks to the player of an attached console while
+// no world is listed: the console shows another blockmate's bot, and only
+// hears of the worlds that blockmate hears of.
+const attachedWorldsAdvice = "This console shows the bot of the blockmate running there; it does not search the LAN itself. Worlds appear here when that blockmate hears of them: when it was started with --watch-lan, or when its program calls mc_discover_lan. To have the bot join a world, type join and the port Minecraft shows in chat, such as join 51234."
+
 // joinWorldMsg asks the root to join a world.
 type joinWorldMsg struct {
 	Host string
@@ -69,6 +74,9 @@ type worldsPane struct {
 	// words for the player; empty when discovery works.
 	problem string
 	now     func() time.Time
+	// attached is the watch socket of the blockmate an attached console
+	// shows; this console then does not search the LAN itself.
+	attached string
 }
 
 // noticeMsg asks the root to show a remark for the player under the input
@@ -197,7 +205,16 @@ func (p worldsPane) View() string {
 	s := p.styles
 	innerW := p.width - 4
 	var lines []string
-	if len(p.worlds) == 0 {
+	switch {
+	case len(p.worlds) == 0 && p.attached != "":
+		for _, l := range wrapText("Attached to "+p.attached, innerW) {
+			lines = append(lines, s.Muted.Render(l))
+		}
+		lines = append(lines, "")
+		for _, l := range wrapText(attachedWorldsAdvice, innerW) {
+			lines = append(lines, s.Text.Render(l))
+		}
+	case len(p.worlds) == 0:
 		lines = append(lines, s.Muted.Render("Looking for worlds opened to LAN…"), "")
 		for _, l := range wrapText(noWorldsAdvice, innerW) {
 			lines = append(lines, s.Text.Render(l))

@@ -202,7 +202,7 @@ func Launch(dir, name, script string, config any) (*Peer, error) {
 	}
 	cmd := exec.Command(nodeIn(dir), script, string(cfg))
 	cmd.Dir = dir
-	ownGroup(cmd)
+	sidecartest.OwnProcessGroup(cmd)
 	log := &logBuffer{}
 	cmd.Stdout = log
 	cmd.Stderr = log
@@ -287,16 +287,16 @@ func (p *Peer) Stop() {
 		select {
 		case <-p.done:
 		case <-time.After(2 * time.Second):
-			signalGroup(pgid, false)
+			sidecartest.TerminateProcessGroup(pgid)
 			select {
 			case <-p.done:
 			case <-time.After(3 * time.Second):
-				signalGroup(pgid, true)
+				sidecartest.KillProcessGroup(pgid)
 				<-p.done
 			}
 		}
 		// Children the peer may have started share its group.
-		signalGroup(pgid, true)
+		sidecartest.KillProcessGroup(pgid)
 	})
 }
 

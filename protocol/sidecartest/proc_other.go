@@ -2,10 +2,23 @@
 
 package sidecartest
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
-// ownGroup does nothing here: Windows has no Unix process groups.
-func ownGroup(*exec.Cmd) {}
+// OwnProcessGroup does nothing here: Windows has no Unix process groups, and
+// the processes the tests start (the sidecar, the node peers) are stopped on
+// their own.
+func OwnProcessGroup(*exec.Cmd) {}
 
-// killGroup kills the sidecar process itself.
-func killGroup(cmd *exec.Cmd) { _ = cmd.Process.Kill() }
+// TerminateProcessGroup ends the process pid. There is no polite
+// termination signal to send on Windows, so it is killed.
+func TerminateProcessGroup(pid int) { KillProcessGroup(pid) }
+
+// KillProcessGroup kills the process pid.
+func KillProcessGroup(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+}

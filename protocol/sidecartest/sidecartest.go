@@ -126,7 +126,7 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 	s := &Sidecar{t: t, replies: map[string]Reply{}, exited: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
 	s.cmd = exec.Command(argv[0], argv[1:]...)
-	ownGroup(s.cmd)
+	OwnProcessGroup(s.cmd)
 	var err error
 	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func StartCommand(t testing.TB, argv []string) *Sidecar {
 		select {
 		case <-s.exited:
 		case <-time.After(15 * time.Second):
-			killGroup(s.cmd)
+			KillProcessGroup(s.cmd.Process.Pid)
 			<-s.exited
 		}
 		s.mu.Lock()
