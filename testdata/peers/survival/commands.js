@@ -130,6 +130,9 @@ module.exports = function commands (ctx, logLines) {
           gameMode: p.gameMode,
           heldSlot: p.heldItemSlot,
           window: st.menu ? { id: st.menu.containerId, type: st.menu.type || 'minecraft:inventory', stateId: st.menu.stateId } : null,
+          // flying-squid is busy sending this player chunks (which stalls
+          // the server's ticks for a while).
+          sendingChunks: !!p.sendingChunks,
           using: st.using ? st.using.name : null
         }
       }

@@ -43,6 +43,20 @@ const bot = mineflayer.createBot({
   hideErrors: true
 })
 
+if (process.env.DRIVER_TRACE) {
+  const fs = require('fs')
+  bot._client.on('packet', (d, m) => {
+    if (['window_items', 'set_slot', 'open_window', 'close_window', 'set_cursor_item', 'set_player_inventory'].includes(m.name)) {
+      fs.appendFileSync(process.env.DRIVER_TRACE, `${opts.username} <- ${m.name} w=${d.windowId} s=${d.stateId} slot=${d.slot}\n`)
+    }
+  })
+  const write = bot._client.write.bind(bot._client)
+  bot._client.write = (name, params) => {
+    if (name === 'window_click' || name === 'close_window') fs.appendFileSync(process.env.DRIVER_TRACE, `${opts.username} -> ${name} ${JSON.stringify({ w: params.windowId, s: params.stateId, slot: params.slot, m: params.mode })}\n`)
+    return write(name, params)
+  }
+}
+
 function itemId (name) {
   const def = bot.registry.itemsByName[name]
   if (!def) throw new Error('unknown item ' + name)
@@ -84,11 +98,32 @@ function until (check) {
   })
 }
 
+// freshInventory brings mineflayer's state id for the inventory up to date
+// before it clicks there. mineflayer keeps one state id for all windows, so
+// after a container closes its next inventory click carries the
+// container's, which the server (like the game) answers with the whole
+// inventory, overwriting what mineflayer predicted for the clicks it sent
+// since. mineflayer's own resync (a click the server must refuse) avoids
+// that.
+async function freshInventory () {
+  if (!bot.currentWindow) await bot._syncWindow(bot.inventory)
+}
+
 async function equip (name) {
   if (bot.heldItem && bot.heldItem.name === name) return
   const item = bot.inventory.items().find(i => i.name === name)
   if (!item) throw new Error(`no ${name} in the inventory (${JSON.stringify(counts())})`)
+  await freshInventory()
   await bot.equip(item, 'hand')
+  if (!bot.heldItem || bot.heldItem.name !== name) throw new Error(`equipped ${name} but holds ${bot.heldItem ? bot.heldItem.name : 'nothing'}`)
+}
+
+// look turns to a point and waits until mineflayer has told the server
+// (it sends the rotation with its next physics tick); a throw before that
+// would fly the old way.
+async function look (point) {
+  await bot.lookAt(point, true)
+  await bot.waitForTicks(2)
 }
 
 // walkTo walks straight at an entity (the test ground is flat) until it is
@@ -118,7 +153,7 @@ const commands = {
 
   async chat ({ text }) { bot.chat(String(text)); return {} },
 
-  async lookAt ({ at }) { await bot.lookAt(vec(at), true); return {} },
+  async lookAt ({ at }) { await look(vec(at)); return {} },
 
   async dig ({ pos }) {
     const block = bot.blockAt(vec(pos))
@@ -148,6 +183,7 @@ const commands = {
   async craft ({ item, count, table }) {
     const tableBlock = table ? bot.blockAt(vec(table)) : null
     if (table && (!tableBlock || tableBlock.name !== 'crafting_table')) throw new Error('no crafting table at ' + table)
+    if (!table) await freshInventory()
     const recipes = bot.recipesFor(itemId(item), null, 1, tableBlock)
     if (recipes.length === 0) throw new Error(`mineflayer finds no recipe for ${item} with ${JSON.stringify(counts())}`)
     await bot.craft(recipes[0], count || 1, tableBlock)
@@ -240,7 +276,8 @@ const commands = {
   },
 
   async toss ({ item, count, at }) {
-    if (at) await bot.lookAt(vec(at), true)
+    if (at) await look(vec(at))
+    await freshInventory()
     await bot.toss(itemId(item), null, count || 1)
     return { inventory: counts() }
   },

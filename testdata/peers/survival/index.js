@@ -172,7 +172,9 @@ module.exports = function install (serv, options = {}) {
       player._client.write('set_slot', { windowId: wireWindow(windowId), stateId, slot, item: items.toNotch(stack) })
     },
     windowItems (player, windowId, stateId, stacks, carried) {
+      if (process.env.SURVIVAL_TRACE) require('fs').appendFileSync(process.env.SURVIVAL_TRACE, ['TRACE window_items', windowId, stateId, stacks.map((s, i) => s ? i + ':' + items.name(s) + 'x' + s.count : null).filter(Boolean).join(' '), 'carried', carried ? items.name(carried) : '-'].join(' ') + '\n')
       player._client.write('window_items', { windowId: wireWindow(windowId), stateId, items: stacks.map(items.toNotch), carriedItem: items.toNotch(carried) })
+      if (process.env.SURVIVAL_TRACE) { const so = player._client.socket; require('fs').appendFileSync(process.env.SURVIVAL_TRACE, `  socket corked=${so.writableCorked} len=${so.writableLength} needDrain=${so.writableNeedDrain} framerLen=${player._client.framer?.writableLength} ser=${player._client.serializer?.writableLength} serRead=${player._client.serializer?.readableLength} compr=${player._client.compressor?.readableLength}\n`) }
     },
     // The carried stack: set_slot window -1 slot -1 at 1.21.1,
     // set_cursor_item from 1.21.2 (ServerPlayer's synchronizer).
@@ -211,6 +213,33 @@ module.exports = function install (serv, options = {}) {
 
   glue.installBlockMenus()
   serv.on('newPlayer', (player) => glue.setup(player))
+  serv.on('newEntity', fixTeleports)
+
+  // flying-squid tells others about a long move with entity_teleport in its
+  // 1.21.1 form, which from 1.21.2 on cannot be written (the packet gained
+  // velocity, float angles and flags) and breaks the receiving connection.
+  // The game sends sync_entity_position for such moves from 1.21.2
+  // (ServerEntity.sendChanges), so that is sent instead.
+  function fixTeleports (entity) {
+    if (!registry.version['>=']('1.21.2')) return
+    const write = entity._writeOthersNearby
+    entity._writeOthersNearby = (name, packet) => {
+      if (name !== 'entity_teleport') return write(name, packet)
+      const degrees = (b) => (typeof b === 'number' ? b * 360 / 256 : 0)
+      write('sync_entity_position', {
+        entityId: packet.entityId,
+        x: packet.x,
+        y: packet.y,
+        z: packet.z,
+        dx: 0,
+        dy: 0,
+        dz: 0,
+        yaw: degrees(packet.yaw),
+        pitch: degrees(packet.pitch),
+        onGround: !!packet.onGround
+      })
+    }
+  }
 
   // ---- the game tick: runs late ticks back to back, as the game does,
   // and skips ahead when more than 2 s behind (MinecraftServer.runServer).

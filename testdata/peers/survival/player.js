@@ -67,7 +67,8 @@ module.exports = function playerGlue (ctx) {
       menu.handleClick(packet)
     })
     handle('close_window', () => doCloseContainer(player))
-    handle('held_item_slot', () => {
+    handle('held_item_slot', (packet) => {
+      if (process.env.SURVIVAL_TRACE) require('fs').appendFileSync(process.env.SURVIVAL_TRACE, 'TRACE held ' + packet.slotId + ' fs=' + player.heldItemSlot + '\n')
       st.attackStrengthTicker = 0
       ctx.eating.stop(player, 'held item changed')
     })
@@ -250,7 +251,7 @@ module.exports = function playerGlue (ctx) {
     }
     const entity = ctx.drops.spawnItem(player.world, player.position.offset(0, 1.62 - 0.3, 0), stack, velocity, 40)
     entity.thrower = player.username
-    ctx.log('drop', { player: player.username, item: I.name(stack), count: stack.count, entityId: entity.id })
+    ctx.log('drop', { player: player.username, item: I.name(stack), count: stack.count, entityId: entity.id, yaw: st.yaw, pitch: st.pitch, from: [player.position.x, player.position.y, player.position.z] })
   }
 
   // ---- equipment seen by others
