@@ -61,6 +61,9 @@ type logEntry struct {
 	Food        int           `json:"food"`
 	Saturation  float64       `json:"saturation"`
 	Victim      string        `json:"victim"`
+	VictimID    int           `json:"victimId"`
+	AttackerID  int           `json:"attackerId"`
+	TypeID      int           `json:"typeId"`
 	Attacker    string        `json:"attacker"`
 	Killer      string        `json:"killer"`
 	Amount      float64       `json:"amount"`
@@ -69,6 +72,30 @@ type logEntry struct {
 	Input       string        `json:"input"`
 	Output      string        `json:"output"`
 	Thrower     string        `json:"thrower"`
+}
+
+// packet is a packet the mineflayer driver recorded, as it reports it.
+type packet struct {
+	Name           string  `json:"name"`
+	WindowID       int     `json:"windowId"`
+	StateID        int     `json:"stateId"`
+	Slot           int     `json:"slot"`
+	SlotID         int     `json:"slotId"`
+	SequenceID     int     `json:"sequenceId"`
+	EntityID       int     `json:"entityId"`
+	SourceTypeID   int     `json:"sourceTypeId"`
+	SourceCauseID  int     `json:"sourceCauseId"`
+	SourceDirectID int     `json:"sourceDirectId"`
+	Health         float64 `json:"health"`
+	Item           *struct {
+		ID    int `json:"id"`
+		Count int `json:"count"`
+	} `json:"item"`
+}
+
+type packets struct {
+	Mark    int      `json:"mark"`
+	Packets []packet `json:"packets"`
 }
 
 type mob struct {
@@ -220,9 +247,13 @@ func testSurvival(t *testing.T, version string) {
 	}{
 		{"logs by hand", digLogs},
 		{"crafting in the inventory grid", craftInInventory},
+		{"state ids", stateIDs},
+		{"grid items come back on close", gridReturn},
+		{"shift-clicking the result", shiftCraft},
 		{"crafting table", craftOnTable},
 		{"stone with a wooden pickaxe", digStone},
 		{"stone by hand drops nothing", digStoneByHand},
+		{"finishing a dig too early", digTooEarly},
 		{"furnace", smelt},
 		{"chest", useChest},
 		{"eating", eat},
@@ -343,6 +374,103 @@ func craftInInventory(s *scene) {
 	}
 }
 
+// stateIDs checks that every slot the server changes on its own comes with
+// the next state id, and that a click with a stale state id is answered
+// with the whole window at the next one (AbstractContainerMenu).
+func stateIDs(s *scene) {
+	var before packets
+	s.do(s.alex, &before, map[string]any{"cmd": "stateIds", "mark": 1 << 30})
+	var p struct {
+		Window struct {
+			StateID int `json:"stateId"`
+		} `json:"window"`
+	}
+	s.query(&p, "player", "alex")
+	start := p.Window.StateID
+	s.command("give alex stick 1")
+	s.waitCounts("alex", map[string]int{"stick": 5})
+	s.query(&p, "player", "alex")
+	if p.Window.StateID != start+1 {
+		s.t.Errorf("after /give of one stack the server's state id is %d, want %d", p.Window.StateID, start+1)
+	}
+	var after packets
+	s.do(s.alex, &after, map[string]any{"cmd": "stateIds", "mark": before.Mark})
+	if len(after.Packets) != 1 || after.Packets[0].Name != "set_slot" || after.Packets[0].StateID != start+1 {
+		s.t.Errorf("mineflayer got %+v for the given stick, want one set_slot with state id %d", after.Packets, start+1)
+	}
+	var stale struct {
+		SentStateID int      `json:"sentStateId"`
+		LastStateID int      `json:"lastStateId"`
+		Answer      []packet `json:"answer"`
+	}
+	s.do(s.alex, &stale, map[string]any{"cmd": "staleClick"})
+	s.query(&p, "player", "alex")
+	if len(stale.Answer) != 1 || stale.Answer[0].Name != "window_items" || stale.Answer[0].StateID != stale.LastStateID+1 || p.Window.StateID != stale.LastStateID+1 {
+		s.t.Errorf("a click with state id %d (the server's is %d) got %+v and left the server at %d; want the whole window (window_items) with state id %d",
+			stale.SentStateID, stale.LastStateID, stale.Answer, p.Window.StateID, stale.LastStateID+1)
+	}
+}
+
+// gridReturn puts a stick into the 2x2 grid and closes the inventory: the
+// stick comes back into the inventory (Inventory.placeItemBackInInventory,
+// which also sends the slot at once, as window -2 at 1.21.1 and
+// set_player_inventory from 1.21.2).
+func gridReturn(s *scene) {
+	var r struct {
+		InGrid  string         `json:"inGrid"`
+		Packets []packet       `json:"packets"`
+		Inv     map[string]int `json:"inventory"`
+	}
+	s.do(s.alex, &r, map[string]any{"cmd": "gridReturn", "item": "stick"})
+	if r.InGrid != "stick" {
+		s.t.Fatalf("mineflayer put %q in the grid, want stick", r.InGrid)
+	}
+	inv := s.waitCounts("alex", map[string]int{"stick": 5})
+	for _, st := range inv.Slots {
+		if st.Slot <= 4 {
+			s.t.Errorf("after closing, the grid still holds %+v", st)
+		}
+	}
+	var direct bool
+	for _, p := range r.Packets {
+		switch {
+		case s.srv.Version == "1.21.1" && p.Name == "set_slot" && p.WindowID == 254:
+			direct = true // -2 as an unsigned byte
+		case s.srv.Version != "1.21.1" && p.Name == "set_player_inventory":
+			direct = true
+		}
+	}
+	if !direct {
+		s.t.Errorf("closing sent %+v; want the returned slot sent at once (window -2 at 1.21.1, set_player_inventory later)", r.Packets)
+	}
+}
+
+// shiftCraft shift-clicks the result of two logs in the 2x2 grid, which
+// crafts twice (the game repeats quickMoveStack while the result stays the
+// same item).
+func shiftCraft(s *scene) {
+	s.command("give alex birch_log 2")
+	s.waitCounts("alex", map[string]int{"birch_log": 2})
+	var r struct {
+		Grid []*string `json:"grid"`
+	}
+	s.do(s.alex, &r, map[string]any{"cmd": "shiftCraft", "item": "birch_log", "count": 2})
+	s.waitCounts("alex", map[string]int{"birch_log": 0, "birch_planks": 8})
+	for i, g := range r.Grid {
+		if g != nil {
+			s.t.Errorf("grid slot %d holds %s after shift-clicking the result", i+1, *g)
+		}
+	}
+	// Put the inventory back as crafting left it (and the extra stick
+	// away); birch planks would give mineflayer other recipes to pick.
+	s.command("survival clear alex")
+	s.command("give alex oak_log 1")
+	s.command("give alex oak_planks 6")
+	s.command("give alex stick 4")
+	s.command("give alex crafting_table 1")
+	s.waitCounts("alex", map[string]int{"oak_log": 1, "oak_planks": 6, "stick": 4, "crafting_table": 1, "birch_planks": 0})
+}
+
 func craftOnTable(s *scene) {
 	table := s.rel(2, 0, 0)
 	s.do(s.alex, nil, map[string]any{"cmd": "place", "item": "crafting_table", "against": s.rel(2, -1, 0), "face": []int{0, 1, 0}})
@@ -392,6 +520,53 @@ func digStoneByHand(s *scene) {
 	}
 }
 
+// digTooEarly finishes a dig at once: the game does not break the block
+// then; it only acknowledges, so the client's block comes back, and breaks
+// it on the tick its progress reaches 1 ("delayed destroy").
+func digTooEarly(s *scene) {
+	p := s.rel(1, 0, 0)
+	s.setblock(p, "oak_log")
+	s.do(s.alex, nil, map[string]any{"cmd": "equip", "item": "oak_planks"})
+	var r struct {
+		Block   string   `json:"block"`
+		Packets []packet `json:"packets"`
+	}
+	s.do(s.alex, &r, map[string]any{"cmd": "digEarly", "pos": p})
+	if r.Block != "oak_log" {
+		s.t.Errorf("after the early finish mineflayer has %s at %v, want the oak log still there", r.Block, p)
+	}
+	for _, pk := range r.Packets {
+		if pk.Name == "block_change" {
+			s.t.Errorf("the server sent %+v on the early finish; the game only acknowledges", pk)
+		}
+	}
+	if n := len(r.Packets); n != 1 || r.Packets[0].SequenceID != 102 {
+		s.t.Errorf("acknowledgements: %+v, want one for sequence 102 (the game acknowledges the highest sequence of a tick)", r.Packets)
+	}
+	var early, delayed *logEntry
+	s.eventually("the server breaks the block when its time is up", func() bool {
+		for _, e := range s.newLog("dig") {
+			e := e
+			switch e.Verdict {
+			case "too early":
+				early = &e
+			case "delayed destroy":
+				delayed = &e
+			}
+		}
+		return delayed != nil
+	}, func() string { return fmt.Sprintf("early %+v", early) })
+	if early == nil || early.Ticks > 1 || early.TicksNeeded != 60 {
+		s.t.Errorf("the server's record of the early finish: %+v, want too early after 0-1 of 60 ticks", early)
+	}
+	if delayed.Ticks != 59 || len(delayed.Drops) != 1 {
+		s.t.Errorf("the delayed destroy: %+v, want it on the 60th tick (59 after the start) with the log dropped", delayed)
+	}
+	s.do(s.alex, nil, map[string]any{"cmd": "waitBlock", "pos": p, "name": "air"})
+	s.do(s.alex, nil, map[string]any{"cmd": "collect", "item": "oak_log", "count": 2})
+	s.home()
+}
+
 func smelt(s *scene) {
 	s.command("give alex cobblestone 8")
 	s.waitCounts("alex", map[string]int{"cobblestone": 8})
@@ -416,7 +591,7 @@ func smelt(s *scene) {
 	if want := [4]int{300, 300, 199, 200}; r.Properties != want {
 		s.t.Errorf("highest furnace window properties mineflayer saw (fuel left, fuel time, progress, total): %v, want %v", r.Properties, want)
 	}
-	s.waitCounts("alex", map[string]int{"charcoal": 1, "oak_log": 0, "oak_planks": 2})
+	s.waitCounts("alex", map[string]int{"charcoal": 1, "oak_log": 1, "oak_planks": 2})
 	var smelted, burnt bool
 	for _, e := range s.newLog("furnace") {
 		smelted = smelted || (e.Event == "smelted" && e.Input == "oak_log" && e.Output == "charcoal")
@@ -501,6 +676,8 @@ func fightZombie(s *scene) {
 	z := s.rel(5, 0, 1)
 	s.command(fmt.Sprintf("summon zombie %d.5 %d %d.5", z[0], z[1], z[2]))
 	// The zombie walks over and hits first.
+	var mark packets
+	s.do(s.alex, &mark, map[string]any{"cmd": "packets", "mark": 1 << 30})
 	var hurt struct {
 		Health float64 `json:"health"`
 	}
@@ -519,6 +696,22 @@ func fightZombie(s *scene) {
 	// flying-squid's test server runs at difficulty 1 (easy): 3 -> min(3/2+1, 3).
 	if hit.Amount != 2.5 || hit.Type != "mob_attack" {
 		s.t.Errorf("the zombie hit for %v (%s), want 2.5 mob_attack on easy", hit.Amount, hit.Type)
+	}
+	var got packets
+	s.do(s.alex, &got, map[string]any{"cmd": "packets", "mark": mark.Mark, "names": []string{"damage_event", "hurt_animation", "update_health"}})
+	var damage, animation, health bool
+	for _, p := range got.Packets {
+		switch p.Name {
+		case "damage_event":
+			damage = damage || (p.EntityID == hit.VictimID && p.SourceTypeID == hit.TypeID && p.SourceCauseID == hit.AttackerID+1 && p.SourceDirectID == hit.AttackerID+1)
+		case "hurt_animation":
+			animation = animation || p.EntityID == hit.VictimID
+		case "update_health":
+			health = health || p.Health == 17.5
+		}
+	}
+	if !damage || !animation || !health {
+		s.t.Errorf("mineflayer got %+v; want damage_event (mob_attack from the zombie), hurt_animation and update_health 17.5", got.Packets)
 	}
 	var r struct {
 		Hits int  `json:"hits"`

@@ -110,7 +110,7 @@ module.exports = function combat (ctx) {
       fresh = true
     }
     const health = victim.type === 'player' ? victim.health : victim.health
-    ctx.log('hurt', { victim: nameOf(victim), victimId: victim.id, attacker: source.attacker ? nameOf(source.attacker) : null, type: source.type, amount, health })
+    ctx.log('hurt', { victim: nameOf(victim), victimId: victim.id, attacker: source.attacker ? nameOf(source.attacker) : null, attackerId: source.attacker ? source.attacker.id : null, type: source.type, typeId: damageTypeId(source.type), amount, health, fresh })
     if (fresh) {
       const attacker = source.attacker
       ctx.writeToTrackers(victim, 'damage_event', {

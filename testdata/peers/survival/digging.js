@@ -145,9 +145,7 @@ module.exports = function digging (ctx) {
     }
   }
 
-  function ack (player, sequence) {
-    player._client.write('acknowledge_player_digging', { sequenceId: sequence, location: new Vec3(0, 0, 0), block: 0, status: 0, successful: true })
-  }
+  function ack (player, sequence) { ctx.ack(player, sequence) }
 
   function sendBlock (player, pos) {
     const b = ctx.blockAt(player.world, pos)

@@ -43,18 +43,31 @@ const bot = mineflayer.createBot({
   hideErrors: true
 })
 
-if (process.env.DRIVER_TRACE) {
-  const fs = require('fs')
-  bot._client.on('packet', (d, m) => {
-    if (['window_items', 'set_slot', 'open_window', 'close_window', 'set_cursor_item', 'set_player_inventory'].includes(m.name)) {
-      fs.appendFileSync(process.env.DRIVER_TRACE, `${opts.username} <- ${m.name} w=${d.windowId} s=${d.stateId} slot=${d.slot}\n`)
-    }
-  })
-  const write = bot._client.write.bind(bot._client)
-  bot._client.write = (name, params) => {
-    if (name === 'window_click' || name === 'close_window') fs.appendFileSync(process.env.DRIVER_TRACE, `${opts.username} -> ${name} ${JSON.stringify({ w: params.windowId, s: params.stateId, slot: params.slot, m: params.mode })}\n`)
-    return write(name, params)
+// packets records the window and combat packets the server sent, raw, so
+// commands can report what arrived (mineflayer's models hide state ids).
+const packets = []
+const RECORDED = new Set(['window_items', 'set_slot', 'set_cursor_item', 'set_player_inventory', 'acknowledge_player_digging',
+  'damage_event', 'hurt_animation', 'entity_status', 'update_health', 'block_change', 'collect'])
+bot._client.on('packet', (data, meta) => {
+  if (!RECORDED.has(meta.name)) return
+  packets.push({ name: meta.name, data })
+  if (packets.length > 5000) packets.splice(0, 1000)
+})
+function packetsSince (mark, names) {
+  return packets.slice(mark).filter(p => names.includes(p.name))
+}
+// slim turns a recorded packet into JSON a test can read.
+function slim (p) {
+  const d = p.data
+  const out = { name: p.name }
+  for (const k of ['windowId', 'stateId', 'slot', 'slotId', 'sequenceId', 'entityId', 'entityStatus', 'sourceTypeId', 'sourceCauseId', 'sourceDirectId', 'health', 'food', 'type']) {
+    if (d[k] !== undefined) out[k] = typeof d[k] === 'bigint' ? Number(d[k]) : d[k]
   }
+  const item = d.item || d.contents
+  if (item) out.item = item.itemCount > 0 ? { id: item.itemId, count: item.itemCount } : null
+  if (d.items) out.items = d.items.filter(i => i.itemCount > 0).length
+  if (d.location) out.location = [d.location.x, d.location.y, d.location.z]
+  return out
 }
 
 function itemId (name) {
@@ -166,12 +179,17 @@ const commands = {
     return { block: block.name, digTimeMs: digTime, digTicks: Math.round(digTime / 50), held, onGround: bot.entity.onGround }
   },
 
+  // collect walks to dropped items until holding count. A drop can still
+  // be on its way (mineflayer's dig ends on its own prediction, before the
+  // server has spawned the item), so it waits for one to appear; the test
+  // bounds the wait.
   async collect ({ item, count, radius }) {
-    const want = count
-    while (countOf(item) < want) {
-      const drop = bot.nearestEntity(e => e.name === 'item' && e.getDroppedItem()?.name === item &&
-        e.position.distanceTo(bot.entity.position) <= (radius || 16))
-      if (!drop) throw new Error(`no ${item} on the ground within ${radius || 16} blocks and only ${countOf(item)} of ${want} held`)
+    const near = () => bot.nearestEntity(e => e.name === 'item' && e.getDroppedItem()?.name === item &&
+      e.position.distanceTo(bot.entity.position) <= (radius || 16))
+    while (countOf(item) < count) {
+      await until(() => countOf(item) >= count || near())
+      const drop = near()
+      if (!drop) continue
       const before = countOf(item)
       await walkTo(drop.id, () => countOf(item) > before)
     }
@@ -285,6 +303,86 @@ const commands = {
   async waitItem ({ item, count }) {
     await until(() => countOf(item) >= count)
     return { inventory: counts() }
+  },
+
+  // digEarly starts digging and finishes at once, as a client that
+  // ignores the break time would, then waits for the server's
+  // acknowledgement. mineflayer's world is not changed by raw packets, so
+  // the block it reports is what the server left there.
+  async digEarly ({ pos }) {
+    const mark = packets.length
+    const location = vec(pos)
+    await bot.lookAt(location.offset(0.5, 0.5, 0.5), true)
+    bot._client.write('block_dig', { status: 0, location, face: 1, sequence: 101 })
+    bot._client.write('block_dig', { status: 2, location, face: 1, sequence: 102 })
+    await until(() => packetsSince(mark, ['acknowledge_player_digging']).some(p => p.data.sequenceId === 102))
+    const block = bot.blockAt(location)
+    return { block: block ? block.name : null, packets: packetsSince(mark, ['acknowledge_player_digging', 'block_change']).map(slim) }
+  },
+
+  // waitBlock waits until mineflayer's world has name at pos.
+  async waitBlock ({ pos, name }) {
+    await until(() => bot.blockAt(vec(pos))?.name === name)
+    return {}
+  },
+
+  // staleClick sends a click that does nothing (an empty click outside the
+  // window) with a state id the server cannot have, and returns what the
+  // server answered.
+  async staleClick () {
+    await freshInventory()
+    const before = packets.length
+    const last = [...packets].reverse().find(p => (p.name === 'set_slot' || p.name === 'window_items') && p.data.windowId === 0)
+    const stateId = last ? last.data.stateId : 0
+    bot._client.write('window_click', { windowId: 0, stateId: (stateId + 1000) & 32767, slot: -999, mouseButton: 0, mode: 0, changedSlots: [], cursorItem: { itemCount: 0 } })
+    await until(() => packetsSince(before, ['window_items']).length > 0)
+    return { sentStateId: (stateId + 1000) & 32767, lastStateId: stateId, answer: packetsSince(before, ['window_items', 'set_slot']).map(slim) }
+  },
+
+  // stateIds returns the window 0 state ids the server has sent since mark
+  // (all of them when mark is absent), and the current mark.
+  async stateIds ({ mark }) {
+    return { mark: packets.length, packets: packetsSince(mark || 0, ['window_items', 'set_slot', 'set_cursor_item', 'set_player_inventory']).map(slim) }
+  },
+
+  // gridReturn puts one item into the 2x2 crafting grid and closes the
+  // inventory, which gives it back; it reports the packets that followed.
+  async gridReturn ({ item }) {
+    await freshInventory()
+    const source = bot.inventory.items().find(i => i.name === item)
+    if (!source) throw new Error('no ' + item)
+    await bot.clickWindow(source.slot, 0, 0)
+    await bot.clickWindow(1, 1, 0)
+    await bot.clickWindow(source.slot, 0, 0)
+    const inGrid = bot.inventory.slots[1] ? bot.inventory.slots[1].name : null
+    const mark = packets.length
+    await bot.closeWindow(bot.inventory)
+    // The slots come back at once (window -2 at 1.21.1, set_player_inventory
+    // from 1.21.2) and again as window 0's changes.
+    await until(() => packetsSince(mark, ['set_slot']).some(p => p.data.windowId === 0 && p.data.slot === 1))
+    await bot._syncWindow(bot.inventory)
+    return { inGrid, packets: packetsSince(mark, ['set_slot', 'set_player_inventory', 'window_items']).map(slim), inventory: counts() }
+  },
+
+  // shiftCraft fills the first grid slot with count of item and
+  // shift-clicks the result, which crafts as long as the grid allows.
+  async shiftCraft ({ item, count }) {
+    await freshInventory()
+    const source = bot.inventory.items().find(i => i.name === item && i.count >= count)
+    if (!source) throw new Error(`no stack of ${count} ${item}`)
+    await bot.clickWindow(source.slot, 0, 0)
+    for (let i = 0; i < count; i++) await bot.clickWindow(1, 1, 0)
+    if (bot.inventory.selectedItem) await bot.clickWindow(source.slot, 0, 0)
+    const mark = packets.length
+    bot._client.write('window_click', { windowId: 0, stateId: [...packets].reverse().find(p => p.data.windowId === 0 && p.data.stateId !== undefined).data.stateId, slot: 0, mouseButton: 0, mode: 1, changedSlots: [], cursorItem: { itemCount: 0 } })
+    await until(() => packetsSince(mark, ['set_slot']).some(p => p.data.windowId === 0 && p.data.slot === 0 && !(p.data.item.itemCount > 0)))
+    await bot._syncWindow(bot.inventory)
+    return { inventory: counts(), grid: [1, 2, 3, 4].map(i => bot.inventory.slots[i] ? bot.inventory.slots[i].name : null) }
+  },
+
+  // packets returns recorded packets of the given names since mark.
+  async packets ({ mark, names }) {
+    return { mark: packets.length, packets: packetsSince(mark || 0, names).map(slim) }
   },
 
   async quit () { bot.quit(); return {} }

@@ -85,9 +85,20 @@ module.exports = function install (serv, options = {}) {
     return distanceToBox(eye, p.x - w, p.y, p.z - w, p.x + w, p.y + h, p.z + w) < 3 + buffer
   }
 
+  // ack acknowledges a block-changing packet's sequence. The game keeps the
+  // highest sequence seen and sends one acknowledgement at the end of the
+  // tick (ServerGamePacketListenerImpl.ackBlockChangesUpTo and tick), after
+  // the tick's block updates; flushAcks does that.
   ctx.ack = (player, sequence) => {
-    if (sequence === undefined) return
-    player._client.write('acknowledge_player_digging', { sequenceId: sequence, location: new Vec3(0, 0, 0), block: 0, status: 0, successful: true })
+    if (typeof sequence !== 'number' || sequence < 0) return
+    const st = ctx.state(player)
+    st.ackUpTo = Math.max(sequence, st.ackUpTo ?? -1)
+  }
+  ctx.flushAcks = (player) => {
+    const st = ctx.state(player)
+    if (st.ackUpTo === undefined || st.ackUpTo < 0) return
+    player._client.write('acknowledge_player_digging', { sequenceId: st.ackUpTo, location: new Vec3(0, 0, 0), block: 0, status: 0, successful: true })
+    st.ackUpTo = -1
   }
 
   // writeToTrackers sends to the players near entity, and to entity itself
@@ -168,13 +179,10 @@ module.exports = function install (serv, options = {}) {
   const wireWindow = (id) => (containerIdIsByte ? id & 0xff : id)
   ctx.net = {
     setSlot (player, windowId, stateId, slot, stack) {
-      if (process.env.SURVIVAL_TRACE) require('fs').appendFileSync(process.env.SURVIVAL_TRACE, ['TRACE set_slot', windowId, stateId, slot, stack ? items.name(stack) + 'x' + stack.count : '-'].join(' ') + '\n')
       player._client.write('set_slot', { windowId: wireWindow(windowId), stateId, slot, item: items.toNotch(stack) })
     },
     windowItems (player, windowId, stateId, stacks, carried) {
-      if (process.env.SURVIVAL_TRACE) require('fs').appendFileSync(process.env.SURVIVAL_TRACE, ['TRACE window_items', windowId, stateId, stacks.map((s, i) => s ? i + ':' + items.name(s) + 'x' + s.count : null).filter(Boolean).join(' '), 'carried', carried ? items.name(carried) : '-'].join(' ') + '\n')
       player._client.write('window_items', { windowId: wireWindow(windowId), stateId, items: stacks.map(items.toNotch), carriedItem: items.toNotch(carried) })
-      if (process.env.SURVIVAL_TRACE) { const so = player._client.socket; require('fs').appendFileSync(process.env.SURVIVAL_TRACE, `  socket corked=${so.writableCorked} len=${so.writableLength} needDrain=${so.writableNeedDrain} framerLen=${player._client.framer?.writableLength} ser=${player._client.serializer?.writableLength} serRead=${player._client.serializer?.readableLength} compr=${player._client.compressor?.readableLength}\n`) }
     },
     // The carried stack: set_slot window -1 slot -1 at 1.21.1,
     // set_cursor_item from 1.21.2 (ServerPlayer's synchronizer).

@@ -250,7 +250,6 @@ class Menu {
 
   // handleClick is ServerGamePacketListenerImpl.handleContainerClick.
   handleClick (packet) {
-    if (process.env.SURVIVAL_TRACE) require('fs').appendFileSync(process.env.SURVIVAL_TRACE, 'TRACE click ' + JSON.stringify({ w: packet.windowId, s: packet.stateId, server: this.stateId, slot: packet.slot, b: packet.mouseButton, m: packet.mode, ch: (packet.changedSlots || []).map(c => [c.location, c.item.itemId, c.item.itemCount]), cur: [packet.cursorItem.itemId, packet.cursorItem.itemCount] }) + '\n')
     const I = this.I
     const slot = packet.slot
     if (!this.isValidSlotIndex(slot)) return

@@ -68,7 +68,6 @@ module.exports = function playerGlue (ctx) {
     })
     handle('close_window', () => doCloseContainer(player))
     handle('held_item_slot', (packet) => {
-      if (process.env.SURVIVAL_TRACE) require('fs').appendFileSync(process.env.SURVIVAL_TRACE, 'TRACE held ' + packet.slotId + ' fs=' + player.heldItemSlot + '\n')
       st.attackStrengthTicker = 0
       ctx.eating.stop(player, 'held item changed')
     })
@@ -283,6 +282,7 @@ module.exports = function playerGlue (ctx) {
     st.menu.broadcastChanges()
     if (!st.menu.stillValid()) closeContainer(player)
     sendEquipment(player)
+    ctx.flushAcks(player)
   }
 
   return { setup, tick, installBlockMenus, popResource, drop, closeContainer }
