@@ -2,7 +2,9 @@ package peertest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -783,5 +785,52 @@ func tossToPlayer(s *scene) {
 	}
 	if !picked {
 		s.t.Errorf("the server did not log steve picking up alex's apple")
+	}
+}
+
+// TestSurvivalBreakTimesAgainstMineflayer compares the plugin's break time
+// with mineflayer's (prismarine-block's Block.digTime, what bot.dig waits)
+// for every block of each version with every tool tier, on the ground, in
+// the air, in water, with efficiency, haste and mining fatigue
+// (testdata/peers/survival/breaktimes.js). Every difference must have a
+// known reason: the game's float arithmetic, or a place where
+// minecraft-data's block materials, which mineflayer uses, differ from the
+// game's tool rules.
+func TestSurvivalBreakTimesAgainstMineflayer(t *testing.T) {
+	peertest.NodeModules(t)
+	for _, version := range survivalVersions {
+		t.Run(version, func(t *testing.T) {
+			cmd := exec.Command("node", "survival/breaktimes.js", version)
+			cmd.Dir = peertest.PeersDir(t)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("breaktimes.js %s: %v", version, err)
+			}
+			var r struct {
+				Compared    int            `json:"compared"`
+				Agree       int            `json:"agree"`
+				Reasons     map[string]int `json:"reasons"`
+				Differences []struct {
+					Block      string  `json:"block"`
+					Tool       string  `json:"tool"`
+					Condition  string  `json:"condition"`
+					Plugin     float64 `json:"plugin"`
+					Mineflayer float64 `json:"mineflayer"`
+					Reason     string  `json:"reason"`
+				} `json:"differences"`
+			}
+			if err := json.Unmarshal(out, &r); err != nil {
+				t.Fatalf("breaktimes.js %s printed %.200s: %v", version, out, err)
+			}
+			if r.Compared < 100000 || r.Agree < r.Compared*9/10 {
+				t.Errorf("compared %d cases, %d agree; want well over 100000 cases and nine in ten agreeing", r.Compared, r.Agree)
+			}
+			for _, d := range r.Differences {
+				if d.Reason == "unexplained" {
+					t.Errorf("%s with %s (%s): plugin %v ticks, mineflayer %v, and no known reason", d.Block, d.Tool, d.Condition, d.Plugin, d.Mineflayer)
+				}
+			}
+			t.Logf("%d cases, %d agree; differences by reason: %v", r.Compared, r.Agree, r.Reasons)
+		})
 	}
 }

@@ -166,8 +166,10 @@ module.exports = function blockEntities (ctx) {
 
   function tick () {
     for (const [k, f] of furnaces) {
+      const name = ctx.blockNameAt(f.world, f.pos)
+      if (name === null) continue // not loaded: the game does not tick it either
       // A furnace replaced by something else (e.g. /setblock) is forgotten.
-      if (ctx.blockNameAt(f.world, f.pos) !== 'furnace') { furnaces.delete(k); continue }
+      if (name !== 'furnace') { furnaces.delete(k); continue }
       f.tick()
     }
   }

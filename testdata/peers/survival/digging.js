@@ -29,6 +29,10 @@ const TOOL_KINDS = ['pickaxe', 'axe', 'shovel', 'hoe', 'sword']
 
 module.exports = function digging (ctx) {
   const { registry, items: I } = ctx
+  // The game computes break progress in 32-bit floats; ctx.doubles (for
+  // breaktimes.js) computes in doubles, as mineflayer does, to tell
+  // rounding apart from real differences.
+  const F = ctx.doubles ? (x) => x : Math.fround
 
   function toolOf (stack) {
     if (I.isEmpty(stack)) return null
@@ -63,6 +67,12 @@ module.exports = function digging (ctx) {
       if (block.name === 'vine' || block.name === 'glow_lichen') return 2
       return 1
     }
+    // minecraft-data files the blocks that need a stone, iron or diamond
+    // tool (ores, metal blocks, obsidian …) under the material
+    // "incorrect_for_wooden_tool" instead of their mineable/pickaxe; in the
+    // game every one of them is mineable with a pickaxe.
+    const pickaxeBlock = tags.includes('mineable/pickaxe') || tags.some(t => t.startsWith('incorrect_for_'))
+    if (tool.kind === 'pickaxe' && pickaxeBlock) return tool.speed
     return tags.includes('mineable/' + tool.kind) ? tool.speed : 1
   }
 
@@ -95,41 +105,49 @@ module.exports = function digging (ctx) {
     return !!b && (b.name === 'water' || b.getProperties?.().waterlogged === true)
   }
 
-  // destroySpeed is Player.getDestroySpeed.
+  // destroySpeed is Player.getDestroySpeed, in the game's 32-bit floats
+  // (fround after each operation), so that a break time on the edge of a
+  // tick comes out as the game's.
   function destroySpeed (player, block) {
     const held = ctx.heldItem(player)
-    let f = toolSpeed(held, block)
+    let f = F(toolSpeed(held, block))
     if (f > 1) {
       const eff = enchantLevel(held, 'efficiency')
-      if (eff > 0) f += eff * eff + 1
+      if (eff > 0) f = F(f + F(eff * eff + 1))
     }
     const haste = Math.max(effectAmplifier(player, 'Haste'), effectAmplifier(player, 'ConduitPower'))
-    if (haste >= 0) f *= 1 + (haste + 1) * 0.2
+    if (haste >= 0) f = F(f * F(1 + F(F(haste + 1) * F(0.2))))
     const fatigue = effectAmplifier(player, 'MiningFatigue')
-    if (fatigue >= 0) f *= FATIGUE[Math.min(fatigue, 3)]
+    if (fatigue >= 0) f = F(f * F(FATIGUE[Math.min(fatigue, 3)]))
     if (eyeInWater(player)) {
       const helmet = ctx.inventoryOf(player).getItem(39)
-      if (enchantLevel(helmet, 'aqua_affinity') === 0) f *= 0.2
+      if (enchantLevel(helmet, 'aqua_affinity') === 0) f = F(f * F(0.2))
     }
-    if (!ctx.state(player).onGround) f /= 5
+    if (!ctx.state(player).onGround) f = F(f / 5)
     return f
   }
 
-  // destroyProgress is BlockBehaviour.getDestroyProgress.
+  // destroyProgress is BlockBehaviour.getDestroyProgress: the part of the
+  // block broken per tick.
   function destroyProgress (player, block) {
     const hardness = block.hardness
     if (hardness === -1 || hardness === null || hardness === undefined) return 0
     const speed = destroySpeed(player, block)
     if (hardness === 0) return Infinity
-    return speed / hardness / (hasCorrectToolForDrops(ctx.heldItem(player), block) ? 30 : 100)
+    return F(F(speed / F(hardness)) / (hasCorrectToolForDrops(ctx.heldItem(player), block) ? 30 : 100))
   }
 
-  // ticksToBreak is what a client should wait: ceil(1 / progress).
+  // ticksToBreak is the first tick count whose progress * ticks reaches 1,
+  // the rule the server breaks a block by (a delayed destroy); a client
+  // waiting ceil(1 / progress) ticks, as mineflayer does, gets the same
+  // number.
   function ticksToBreak (player, block) {
     const p = destroyProgress(player, block)
     if (p <= 0) return Infinity
     if (p >= 1) return 0
-    return Math.ceil(1 / p)
+    let n = Math.max(1, Math.floor(1 / p) - 1)
+    while (F(p * n) < 1) n++
+    return n
   }
 
   function record (player, fields) {
@@ -274,7 +292,7 @@ module.exports = function digging (ctx) {
         const ticks = st.gameTicks - st.destroyProgressStart
         const block = ctx.blockAt(player.world, pos)
         if (block && block.type !== 0) {
-          const progress = destroyProgress(player, block) * (ticks + 1)
+          const progress = F(destroyProgress(player, block) * (ticks + 1))
           if (progress >= 0.7) {
             st.isDestroyingBlock = false
             breakAnimation(player, pos, -1)
@@ -302,7 +320,7 @@ module.exports = function digging (ctx) {
 
   function incrementDestroyProgress (player, block, pos, startTick) {
     const st = ctx.state(player).dig
-    const f = destroyProgress(player, block) * (st.gameTicks - startTick + 1)
+    const f = F(destroyProgress(player, block) * (st.gameTicks - startTick + 1))
     const stage = Math.floor(f * 10)
     if (stage !== st.lastSentState) {
       breakAnimation(player, pos, stage)

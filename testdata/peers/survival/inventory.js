@@ -24,7 +24,12 @@ class PlayerInventory {
   }
 
   get size () { return 41 }
-  get selected () { return this.player.heldItemSlot || 0 }
+  // selected is the held hotbar slot; flying-squid stores whatever the
+  // client sent, and the game ignores a slot outside 0-8.
+  get selected () {
+    const s = this.player.heldItemSlot
+    return Number.isInteger(s) && s >= 0 && s <= 8 ? s : 0
+  }
 
   getItem (i) {
     const w = windowSlotOf(i)

@@ -44,7 +44,9 @@ class ResultSlot extends Slot {
     return super.remove(n, I)
   }
 
-  onQuickCraftAmount (stack, n) { this.removeCount += n; this.removeCount = 0 }
+  // removeCount feeds the game's crafting statistics and advancements,
+  // which this plugin does not keep; it is tracked to mirror ResultSlot.
+  onQuickCraftAmount (stack, n) { this.removeCount += n }
   onSwapCraft (n) { this.removeCount += n }
 
   // onTake uses up one of each ingredient under the recipe and puts back

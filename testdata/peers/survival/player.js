@@ -67,7 +67,7 @@ module.exports = function playerGlue (ctx) {
       menu.handleClick(packet)
     })
     handle('close_window', () => doCloseContainer(player))
-    handle('held_item_slot', (packet) => {
+    handle('held_item_slot', () => {
       st.attackStrengthTicker = 0
       ctx.eating.stop(player, 'held item changed')
     })
@@ -215,7 +215,7 @@ module.exports = function playerGlue (ctx) {
       if (above && above.boundingBox === 'block') return
       const name = ctx.blockNameAt(player.world, pos)
       const chest = ctx.blockEntities.chestAt(player.world, pos, name, true)
-      openMenu(player, id => new ChestMenu(ctx, player, id, chest), name === 'trapped_chest' ? 'container.chest' : 'container.chest')
+      openMenu(player, id => new ChestMenu(ctx, player, id, chest), 'container.chest')
     }
     interaction('chest', openChest)
     if (registry.blocksByName.trapped_chest) interaction('trapped_chest', openChest)
@@ -232,8 +232,9 @@ module.exports = function playerGlue (ctx) {
   }
 
   // drop is Player.drop: thrown from just below the eyes in the look
-  // direction, picked up by nobody for 40 ticks.
-  function drop (player, stack, thrown) {
+  // direction, picked up by nobody for 40 ticks. retainOwnership marks who
+  // threw it (items a player throws; not what a closing window gives back).
+  function drop (player, stack, retainOwnership) {
     if (I.isEmpty(stack)) return
     const st = ctx.state(player)
     const rad = Math.PI / 180
@@ -249,7 +250,7 @@ module.exports = function playerGlue (ctx) {
       z: j * h * 0.3 + Math.sin(k) * l
     }
     const entity = ctx.drops.spawnItem(player.world, player.position.offset(0, 1.62 - 0.3, 0), stack, velocity, 40)
-    entity.thrower = player.username
+    if (retainOwnership) entity.thrower = player.username
     ctx.log('drop', { player: player.username, item: I.name(stack), count: stack.count, entityId: entity.id, yaw: st.yaw, pitch: st.pitch, from: [player.position.x, player.position.y, player.position.z] })
   }
 
