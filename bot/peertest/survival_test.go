@@ -537,13 +537,21 @@ func digTooEarly(s *scene) {
 	if r.Block != "oak_log" {
 		s.t.Errorf("after the early finish mineflayer has %s at %v, want the oak log still there", r.Block, p)
 	}
+	// Earlier digs (sequence 0) may still be acknowledged in this window.
+	var acks []int
 	for _, pk := range r.Packets {
-		if pk.Name == "block_change" {
+		switch {
+		case pk.Name == "block_change":
 			s.t.Errorf("the server sent %+v on the early finish; the game only acknowledges", pk)
+		case pk.SequenceID >= 101:
+			acks = append(acks, pk.SequenceID)
 		}
 	}
-	if n := len(r.Packets); n != 1 || r.Packets[0].SequenceID != 102 {
-		s.t.Errorf("acknowledgements: %+v, want one for sequence 102 (the game acknowledges the highest sequence of a tick)", r.Packets)
+	// The game acknowledges the highest sequence of a tick once: 102 alone
+	// when both packets land in one tick (as they nearly always do), else
+	// 101 then 102.
+	if fmt.Sprint(acks) != "[102]" && fmt.Sprint(acks) != "[101 102]" {
+		s.t.Errorf("acknowledgements of sequences 101 (start) and 102 (finish): %v, want [102] (or [101 102] across a tick)", acks)
 	}
 	var early, delayed *logEntry
 	s.eventually("the server breaks the block when its time is up", func() bool {

@@ -78,6 +78,11 @@ module.exports = function combat (ctx) {
     }
   }
 
+  // posOf is where an entity is: the plugin's own mobs keep it in simPos.
+  function posOf (entity) {
+    return entity.simPos || entity.position
+  }
+
   function livingOf (entity) {
     return entity.type === 'player' ? ctx.state(entity).living : entity.living
   }
@@ -120,7 +125,11 @@ module.exports = function combat (ctx) {
         sourceDirectId: attacker ? attacker.id + 1 : 0,
         sourcePosition: undefined
       }, true)
-      if (attacker) knockback(victim, 0.4, attacker.position.x - victim.position.x, attacker.position.z - victim.position.z)
+      if (attacker) {
+        const a = posOf(attacker)
+        const v = posOf(victim)
+        knockback(victim, 0.4, a.x - v.x, a.z - v.z)
+      }
     }
     if (health <= 0) die(victim, source)
     return true

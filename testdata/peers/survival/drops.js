@@ -47,6 +47,10 @@ module.exports = function drops (ctx) {
     entity.itemStack = stack
     entity.motion = { x: velocity.x, y: velocity.y, z: velocity.z }
     entity.pickupDelay = pickupDelay
+    // simPos is where the item is. flying-squid updates entity.position a
+    // few promise turns after sendPosition, which is too late when the tick
+    // loop runs late ticks back to back.
+    entity.simPos = pos.clone()
     entity.age = 0
     entity.onGround = false
     live.add(entity)
@@ -74,7 +78,7 @@ module.exports = function drops (ctx) {
   function move (entity) {
     const m = entity.motion
     const world = entity.world
-    let { x, y, z } = entity.position
+    let { x, y, z } = entity.simPos
     let onGround = false
     if (!collides(world, x, y + m.y, z)) {
       y += m.y
@@ -90,7 +94,10 @@ module.exports = function drops (ctx) {
     if (!onGround && m.y <= 0 && collides(world, x, y - 0.01, z)) onGround = true
     entity.onGround = onGround
     const next = new Vec3(x, y, z)
-    if (!next.equals(entity.position)) entity.sendPosition(next, onGround)
+    if (!next.equals(entity.simPos)) {
+      entity.simPos = next
+      entity.sendPosition(next.clone(), onGround)
+    }
   }
 
   function tickItem (entity) {
@@ -101,7 +108,7 @@ module.exports = function drops (ctx) {
       move(entity)
       let f = 0.98
       if (entity.onGround) {
-        const below = ctx.blockAt(entity.world, entity.position.offset(0, -0.5000001, 0))
+        const below = ctx.blockAt(entity.world, entity.simPos.offset(0, -0.5000001, 0))
         f = (FRICTION[below ? below.name : ''] ?? 0.6) * 0.98
       }
       m.x *= f
@@ -119,7 +126,7 @@ module.exports = function drops (ctx) {
   // touches is Player.aiStep's pick-up box against the item's box.
   function touches (player, entity) {
     const p = player.position
-    const e = entity.position
+    const e = entity.simPos
     const h = SIZE / 2
     return e.x + h > p.x - 1.3 && e.x - h < p.x + 1.3 &&
       e.z + h > p.z - 1.3 && e.z - h < p.z + 1.3 &&
@@ -159,7 +166,7 @@ module.exports = function drops (ctx) {
   }
 
   function list () {
-    return [...live].map(e => ({ id: e.id, item: I.name(e.itemStack), count: e.itemStack.count, pos: [e.position.x, e.position.y, e.position.z], thrower: e.thrower || null, pickupDelay: e.pickupDelay }))
+    return [...live].map(e => ({ id: e.id, item: I.name(e.itemStack), count: e.itemStack.count, pos: [e.simPos.x, e.simPos.y, e.simPos.z], thrower: e.thrower || null, pickupDelay: e.pickupDelay }))
   }
 
   return { spawnItem, sendItemMetadata, tick, list }

@@ -81,7 +81,7 @@ module.exports = function install (serv, options = {}) {
     const def = registry.entities[entity.entityType] || { width: 0.6, height: 1.8 }
     const w = (entity.type === 'player' ? 0.6 : def.width) / 2
     const h = entity.type === 'player' ? 1.8 : def.height
-    const p = entity.position
+    const p = entity.simPos || entity.position
     return distanceToBox(eye, p.x - w, p.y, p.z - w, p.x + w, p.y + h, p.z + w) < 3 + buffer
   }
 
@@ -257,33 +257,40 @@ module.exports = function install (serv, options = {}) {
   let timer = null
   let afterTick = []
   ctx.afterTick = (fn) => afterTick.push(fn)
+  // safely runs one part of the tick; a part that throws is reported and
+  // the others, and the next ticks, still run.
+  function safely (fn) {
+    try {
+      fn()
+    } catch (err) {
+      serv.emit('error', err)
+    }
+  }
   function runTick () {
     ctx.ticks++
-    ctx.blockEntities.tick()
-    ctx.mobs.tick()
-    ctx.drops.tick()
-    for (const p of [...serv.players]) {
-      try {
-        ctx.batch(p, () => glue.tick(p))
-      } catch (err) {
-        serv.emit('error', err)
-      }
-    }
+    safely(() => ctx.blockEntities.tick())
+    safely(() => ctx.mobs.tick())
+    safely(() => ctx.drops.tick())
+    for (const p of [...serv.players]) safely(() => ctx.batch(p, () => glue.tick(p)))
     const waiting = afterTick
     afterTick = []
-    for (const fn of waiting) fn()
+    for (const fn of waiting) safely(fn)
   }
   function loop () {
-    const now = Date.now()
-    if (now - nextTick > 2000) nextTick = now
-    while (nextTick <= now) {
-      runTick()
-      nextTick += tickMs
+    try {
+      const now = Date.now()
+      if (now - nextTick > 2000) nextTick = now
+      while (nextTick <= now) {
+        runTick()
+        nextTick += tickMs
+      }
+    } finally {
+      if (!closed) timer = setTimeout(loop, Math.max(0, nextTick - Date.now()))
     }
-    timer = setTimeout(loop, Math.max(0, nextTick - Date.now()))
   }
+  let closed = false
   timer = setTimeout(loop, tickMs)
-  serv.on('close', () => clearTimeout(timer))
+  serv.on('close', () => { closed = true; clearTimeout(timer) })
 
   require('./commands')(ctx, logLines)
   serv.survival = ctx

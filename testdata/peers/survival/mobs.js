@@ -45,6 +45,9 @@ module.exports = function mobs (ctx) {
     // flying-squid's entity physics skips entities without a size; this
     // plugin moves its mobs itself.
     mob.size = null
+    // simPos is where the mob is (see drops.js: flying-squid's position
+    // lags behind sendPosition).
+    mob.simPos = pos.clone()
     mob.updateAndSpawn()
     if (name !== 'zombie') return mob
     mob.health = 20
@@ -80,7 +83,7 @@ module.exports = function mobs (ctx) {
     for (const p of serv.players) {
       if (p.world !== mob.world || (p.gameMode !== 0 && p.gameMode !== 2)) continue
       if (ctx.state(p).living.dead || p.health <= 0) continue
-      const d = p.position.distanceTo(mob.position)
+      const d = p.position.distanceTo(mob.simPos)
       if (d < bestD) { best = p; bestD = d }
     }
     return best
@@ -90,9 +93,10 @@ module.exports = function mobs (ctx) {
   // against the player's box (0.6 x 1.8).
   function withinAttackRange (mob, p) {
     const reach = WIDTH / 2 + ATTACK_REACH + 0.3
-    const dx = Math.abs(p.position.x - mob.position.x)
-    const dz = Math.abs(p.position.z - mob.position.z)
-    const overlapY = p.position.y < mob.position.y + HEIGHT && p.position.y + 1.8 > mob.position.y
+    const m = mob.simPos
+    const dx = Math.abs(p.position.x - m.x)
+    const dz = Math.abs(p.position.z - m.z)
+    const overlapY = p.position.y < m.y + HEIGHT && p.position.y + 1.8 > m.y
     return dx < reach && dz < reach && overlapY
   }
 
@@ -125,8 +129,8 @@ module.exports = function mobs (ctx) {
     let ax = 0
     let az = 0
     if (target) {
-      const dx = target.position.x - mob.position.x
-      const dz = target.position.z - mob.position.z
+      const dx = target.position.x - mob.simPos.x
+      const dz = target.position.z - mob.simPos.z
       const dist = Math.sqrt(dx * dx + dz * dz)
       look(mob, Math.atan2(dz, dx) * 180 / Math.PI - 90)
       // Walk until touching the player; the game's path ends at its block.
@@ -148,7 +152,7 @@ module.exports = function mobs (ctx) {
     m.z += az
     // Move y, then x, then z, stopping at full blocks.
     const world = mob.world
-    let { x, y, z } = mob.position
+    let { x, y, z } = mob.simPos
     let onGround = false
     if (!boxCollides(world, x, y + m.y, z)) {
       y += m.y
@@ -171,7 +175,10 @@ module.exports = function mobs (ctx) {
     m.y = (m.y - 0.08) * 0.98
     mob.onGround = onGround
     const next = new Vec3(x, y, z)
-    if (!next.equals(mob.position)) mob.sendPosition(next, onGround)
+    if (!next.equals(mob.simPos)) {
+      mob.simPos = next
+      mob.sendPosition(next.clone(), onGround)
+    }
   }
 
   function onDeath (mob, source) {
@@ -183,7 +190,7 @@ module.exports = function mobs (ctx) {
       const [lo, hi] = d.stackSizeRange || [1, 1]
       const count = lo + Math.floor(Math.random() * (Math.max(hi, lo) - lo + 1))
       if (count > 0 && registry.itemsByName[d.item]) {
-        ctx.spawnItem(mob.world, mob.position.offset(0, 0.5, 0), I.make(d.item, count), { x: Math.random() * 0.2 - 0.1, y: 0.2, z: Math.random() * 0.2 - 0.1 }, 10)
+        ctx.spawnItem(mob.world, mob.simPos.offset(0, 0.5, 0), I.make(d.item, count), { x: Math.random() * 0.2 - 0.1, y: 0.2, z: Math.random() * 0.2 - 0.1 }, 10)
       }
     }
   }
@@ -196,7 +203,7 @@ module.exports = function mobs (ctx) {
   }
 
   function list () {
-    return [...live].map(m => ({ id: m.id, name: m.name, pos: [m.position.x, m.position.y, m.position.z], health: m.health, dead: m.living.dead, target: m.ai.target ? m.ai.target.username : null }))
+    return [...live].map(m => ({ id: m.id, name: m.name, pos: [m.simPos.x, m.simPos.y, m.simPos.z], health: m.health, dead: m.living.dead, target: m.ai.target ? m.ai.target.username : null }))
   }
 
   return { summon, tick, onDeath, list }
