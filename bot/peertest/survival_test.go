@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -259,9 +260,19 @@ func testSurvival(t *testing.T, version string) {
 		{"furnace", smelt},
 		{"chest", useChest},
 		{"eating", eat},
+		{"doors, levers and buttons", useBlocks},
 		{"zombie", fightZombie},
 		{"tossing to another player", tossToPlayer},
 	}
+	// The server must not have failed to write a packet (flying-squid then
+	// drops the connection's output silently) or thrown in the plugin.
+	defer func() {
+		for _, line := range strings.Split(srv.Log(), "\n") {
+			if strings.Contains(line, "Disconnecting client because error") || strings.Contains(line, "server error:") || strings.Contains(line, "SizeOf error") {
+				t.Errorf("the server logged: %s", line)
+			}
+		}
+	}()
 	for _, step := range steps {
 		ok := t.Run(step.name, func(t *testing.T) {
 			// A bound for a stuck step; none takes more than half a minute.
@@ -676,6 +687,74 @@ func eat(s *scene) {
 	}
 	if eaten == nil || eaten.Ticks != 32 {
 		s.t.Errorf("the server's log of eating: %+v, want bread eaten after 32 ticks", eaten)
+	}
+}
+
+// useBlocks places a door (both halves), opens it, and flips a lever and a
+// button (which lets go after 20 ticks, stone).
+func useBlocks(s *scene) {
+	s.command("give alex oak_door 1")
+	s.waitCounts("alex", map[string]int{"oak_door": 1})
+	door := s.rel(1, 0, -1)
+	s.do(s.alex, nil, map[string]any{"cmd": "place", "item": "oak_door", "against": s.rel(1, -1, -1), "face": []int{0, 1, 0}})
+	lower := s.waitBlock(door, "oak_door")
+	upper := s.waitBlock([3]int{door[0], door[1] + 1, door[2]}, "oak_door")
+	if lower.Properties["half"] != "lower" || upper.Properties["half"] != "upper" {
+		s.t.Errorf("the door's halves are %v and %v, want lower and upper", lower.Properties["half"], upper.Properties["half"])
+	}
+	type used struct {
+		After map[string]any `json:"after"`
+	}
+	var r used
+	s.do(s.alex, &r, map[string]any{"cmd": "activate", "pos": door})
+	if r.After["open"] != true {
+		s.t.Errorf("mineflayer sees the door %v after a right-click, want open", r.After)
+	}
+	s.eventually("both halves of the door are open", func() bool {
+		lower = s.waitBlock(door, "oak_door")
+		upper = s.waitBlock([3]int{door[0], door[1] + 1, door[2]}, "oak_door")
+		return lower.Properties["open"] == true && upper.Properties["open"] == true
+	}, func() string { return fmt.Sprint(lower.Properties, upper.Properties) })
+
+	// A lever and a button placed from items (as /setblock would give the
+	// first state, which is powered).
+	s.command("give alex lever 1")
+	s.command("give alex stone_button 1")
+	s.waitCounts("alex", map[string]int{"lever": 1, "stone_button": 1})
+	lever := s.rel(-1, 0, -1)
+	s.do(s.alex, nil, map[string]any{"cmd": "place", "item": "lever", "against": s.rel(-1, -1, -1), "face": []int{0, 1, 0}})
+	if b := s.waitBlock(lever, "lever"); b.Properties["powered"] != false {
+		s.t.Fatalf("a placed lever is %v, want unpowered", b.Properties)
+	}
+	var flip used
+	s.do(s.alex, &flip, map[string]any{"cmd": "activate", "pos": lever})
+	if b := s.waitBlock(lever, "lever"); b.Properties["powered"] != true || flip.After["powered"] != true {
+		s.t.Errorf("the lever after a right-click: server %v, mineflayer %v; want powered", b.Properties, flip.After)
+	}
+
+	button := s.rel(-1, 0, -2)
+	s.do(s.alex, nil, map[string]any{"cmd": "place", "item": "stone_button", "against": s.rel(-1, -1, -2), "face": []int{0, 1, 0}})
+	s.waitBlock(button, "stone_button")
+	var start struct {
+		Tick int `json:"tick"`
+	}
+	s.query(&start, "tick")
+	var press used
+	s.do(s.alex, &press, map[string]any{"cmd": "activate", "pos": button})
+	if press.After["powered"] != true {
+		s.t.Errorf("mineflayer sees the button %v after a press, want powered", press.After)
+	}
+	var b serverBlock
+	var now struct {
+		Tick int `json:"tick"`
+	}
+	s.eventually("the button lets go", func() bool {
+		b = s.waitBlock(button, "stone_button")
+		s.query(&now, "tick")
+		return b.Properties["powered"] == false
+	}, func() string { return fmt.Sprint(b.Properties) })
+	if now.Tick-start.Tick < 20 {
+		s.t.Errorf("the stone button let go %d ticks after the press request, want at least 20", now.Tick-start.Tick)
 	}
 }
 

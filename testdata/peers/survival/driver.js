@@ -24,6 +24,10 @@
 //   {"cmd":"toss","item":"stick","count":1,"at":[x,y,z]}  look at a point and bot.toss
 //   {"cmd":"waitItem","item":"stick","count":1}     until the inventory holds count
 //   {"cmd":"lookAt","at":[x,y,z]}
+//   {"cmd":"activate","pos":[x,y,z]}                bot.activateBlock (doors, levers, buttons)
+//   {"cmd":"digEarly","pos":[x,y,z]}                raw start + finish at once
+//   {"cmd":"staleClick"}, {"cmd":"gridReturn","item":…}, {"cmd":"shiftCraft","item":…,"count":N}
+//   {"cmd":"stateIds","mark":N}, {"cmd":"packets","mark":N,"names":[…]}  raw packets seen
 //   {"cmd":"quit"}
 const readline = require('readline')
 const path = require('path')
@@ -318,6 +322,16 @@ const commands = {
     await until(() => packetsSince(mark, ['acknowledge_player_digging']).some(p => p.data.sequenceId === 102))
     const block = bot.blockAt(location)
     return { block: block ? block.name : null, packets: packetsSince(mark, ['acknowledge_player_digging', 'block_change']).map(slim) }
+  },
+
+  // activate right-clicks a block (bot.activateBlock) and waits until
+  // mineflayer sees its state change; it returns the new properties.
+  async activate ({ pos }) {
+    const before = bot.blockAt(vec(pos))
+    if (!before) throw new Error('no block loaded at ' + pos)
+    await bot.activateBlock(before)
+    await until(() => bot.blockAt(vec(pos)).stateId !== before.stateId)
+    return { block: before.name, before: before.getProperties(), after: bot.blockAt(vec(pos)).getProperties() }
   },
 
   // waitBlock waits until mineflayer's world has name at pos.

@@ -1,7 +1,8 @@
 'use strict'
 // The survival plugin for flying-squid: what the game does where
 // flying-squid does not (break times, crafting, furnaces, chests, eating, a
-// zombie, thrown items). See README.md in this directory.
+// zombie, thrown items, doors, levers and buttons). See README.md in this
+// directory.
 //
 //   const squid = require('flying-squid')
 //   const serv = squid.createMCServer({...})
@@ -220,6 +221,8 @@ module.exports = function install (serv, options = {}) {
   function drop (player, stack) { glue.drop(player, stack, false) }
 
   glue.installBlockMenus()
+  ctx.useBlocks = require('./useblocks')(ctx)
+  ctx.useBlocks.install()
   serv.on('newPlayer', (player) => glue.setup(player))
   serv.on('newEntity', fixTeleports)
 
@@ -271,6 +274,7 @@ module.exports = function install (serv, options = {}) {
     safely(() => ctx.blockEntities.tick())
     safely(() => ctx.mobs.tick())
     safely(() => ctx.drops.tick())
+    safely(() => ctx.useBlocks.tick())
     for (const p of [...serv.players]) safely(() => ctx.batch(p, () => glue.tick(p)))
     const waiting = afterTick
     afterTick = []
