@@ -27,6 +27,9 @@ type serverPlayer struct {
 	// keeps the server from ticking on time; a dig timed meanwhile would be
 	// finished "early" by the server's clock.
 	SendingChunks bool `json:"sendingChunks"`
+	// Joined: flying-squid's login is over; it ends by sending the spawn
+	// position again, which would undo an earlier teleport.
+	Joined bool `json:"joined"`
 }
 
 type serverStack struct {
@@ -238,7 +241,10 @@ func testSurvival(t *testing.T, version string) {
 	s := &scene{t: t, ctx: ctx, srv: srv, alex: alex}
 
 	var p serverPlayer
-	s.query(&p, "player", "alex")
+	s.eventually("alex has joined", func() bool {
+		s.query(&p, "player", "alex")
+		return p.Joined
+	}, func() string { return "" })
 	s.at = [3]int{int(floor(p.Pos[0])), int(floor(p.Pos[1])), int(floor(p.Pos[2]))}
 	// Stand in the middle of the block, so the scene is the same every run.
 	s.home()
@@ -842,6 +848,10 @@ func tossToPlayer(s *scene) {
 	// south is clear; east is the crafting table).
 	target := s.rel(0, 0, 3)
 	var p serverPlayer
+	s.eventually("steve has joined", func() bool {
+		s.query(&p, "player", "steve")
+		return p.Joined
+	}, func() string { return "" })
 	s.command(fmt.Sprintf("survival tp steve %d.5 %d %d.5", target[0], target[1], target[2]))
 	s.command(fmt.Sprintf("survival tp alex %d.5 %d %d.5", s.at[0], s.at[1], s.at[2]))
 	s.eventually("steve stands where he was sent", func() bool {

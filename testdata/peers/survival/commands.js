@@ -133,6 +133,9 @@ module.exports = function commands (ctx, logLines) {
           // flying-squid is busy sending this player chunks (which stalls
           // the server's ticks for a while).
           sendingChunks: !!p.sendingChunks,
+          // flying-squid has finished logging the player in (its last
+          // resend of the spawn position, which undoes an earlier teleport).
+          joined: !!st.joined,
           using: st.using ? st.using.name : null
         }
       }

@@ -37,6 +37,16 @@ module.exports = function playerGlue (ctx) {
     st.living = { invulnerableTime: 0, lastHurt: 0, dead: false, deathTime: 0 }
     st.lastHeld = null
 
+    // flying-squid ends its login by sending the spawn position once more,
+    // as soon as the client first reports a look (waitPlayerLogin); a
+    // teleport before that is undone. joined tells when it is over.
+    st.joined = false
+    const waitPlayerLogin = player.waitPlayerLogin
+    player.waitPlayerLogin = async () => {
+      await waitPlayerLogin()
+      st.joined = true
+    }
+
     const c = player._client
     const onMove = (p) => {
       // 1.21.1 sends onGround; 1.21.2+ a flags byte.
