@@ -226,6 +226,11 @@ func (s *scene) eventually(what string, ok func() bool, got func() string) {
 }
 
 func TestSurvivalPluginAgainstMineflayer(t *testing.T) {
+	// About 80 s a version: a furnace cooks for 10 s and stone by hand
+	// takes 7.5 s at the game's tick rate.
+	if testing.Short() && !peertest.InCI() {
+		t.Skip("skipping the survival plugin's mineflayer run in -short mode (about 4 minutes)")
+	}
 	for _, version := range survivalVersions {
 		t.Run(version, func(t *testing.T) {
 			testSurvival(t, version)
