@@ -3,6 +3,11 @@
 //
 //   node server.js '{"version":"1.21.4","motd":"…","viewDistance":4}'
 //
+// With "survival": true (or {"ticksPerSecond": N}) it loads the survival
+// plugin (survival/README.md): break times, crafting, furnaces, chests,
+// eating, a zombie. Its `survival query <id> …` console command answers on
+// fd 3 as {"event":"survival","message":"<id>","text":"<JSON>"}.
+//
 // It listens on 127.0.0.1 only, on the given port or (port 0, the default) a
 // port the kernel picks, runs in offline mode with everybody op, keeps the
 // world in memory (superflat, so start-up is fast) and reports on fd 3:
@@ -42,6 +47,14 @@ try {
 }
 
 serv.on('error', (err) => console.error('server error:', err && err.stack ? err.stack : err))
+
+if (opts.survival) {
+  const survival = typeof opts.survival === 'object' ? opts.survival : {}
+  require('./survival')(serv, {
+    ticksPerSecond: survival.ticksPerSecond,
+    onQuery: (id, result) => emit('survival', { message: String(id), text: JSON.stringify(result) })
+  })
+}
 
 serv.once('listening', async (port) => {
   try {
