@@ -492,7 +492,7 @@ func baseInventory(c *Codec) {
 	p := c.Protocol
 	c.WindowItems = func(r *wire.Reader) WindowItems {
 		wi := WindowItems{Window: int32(r.Byte()), StateID: r.VarInt()}
-		wi.Items = item.ReadSlots(r, p)
+		wi.Items = readWindowSlots(r, p)
 		wi.Carried = item.ReadSlot(r, p)
 		return wi
 	}
@@ -522,6 +522,26 @@ func baseInventory(c *Codec) {
 		w.Int8(a.Face)
 		w.VarInt(a.Sequence)
 	}
+}
+
+// maxWindowSlots bounds window_items: the game's largest window has 90
+// slots (a double chest and the player's); a modded one may have more, but
+// not thousands, and each slot costs the bot far more than the byte it
+// takes on the wire.
+const maxWindowSlots = 1024
+
+// readWindowSlots reads window_items' stacks (a VarInt count, then Slots).
+func readWindowSlots(r *wire.Reader, protocol int32) []item.Stack {
+	n := r.Count(1)
+	if n > maxWindowSlots {
+		r.Failf("window_items with %d slots; a window has at most %d", n, maxWindowSlots)
+		return nil
+	}
+	out := make([]item.Stack, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		out = append(out, item.ReadSlot(r, protocol))
+	}
+	return out
 }
 
 // maxChangedSlots is how many changed slots the game reads in one

@@ -200,3 +200,17 @@ func TestWindowItemsFixture(t *testing.T) {
 		t.Errorf("%d items (%d named), %v, %d left", len(wi.Items), named, r.Err(), r.Remaining())
 	}
 }
+
+// TestWindowItemsBound: a window of more slots than any has is refused
+// before the bot allocates them.
+func TestWindowItemsBound(t *testing.T) {
+	r := reader(func(w *wire.Writer) {
+		w.VarInt(0)
+		w.VarInt(1)
+		w.VarInt(100000)
+		w.Raw(make([]byte, 100001))
+	})
+	if wi := For(768).WindowItems(r); r.Err() == nil || len(wi.Items) != 0 {
+		t.Errorf("%d items, %v", len(wi.Items), r.Err())
+	}
+}

@@ -75,7 +75,7 @@ func v768Inventory(c *Codec) {
 	p := c.Protocol
 	c.WindowItems = func(r *wire.Reader) WindowItems {
 		wi := WindowItems{Window: r.VarInt(), StateID: r.VarInt()}
-		wi.Items = item.ReadSlots(r, p)
+		wi.Items = readWindowSlots(r, p)
 		wi.Carried = item.ReadSlot(r, p)
 		return wi
 	}

@@ -128,6 +128,9 @@ type container struct {
 	props   map[int16]int16
 }
 
+// maxUnknownSlots bounds the own slots of a menu type the table lacks.
+const maxUnknownSlots = 256
+
 // Attach registers the feature's handlers on s.
 func Attach(s *core.Session) *Inventory {
 	inv := &Inventory{s: s, c: s.Codec, game: mcdata.Game(s.Codec.Protocol)}
@@ -341,7 +344,7 @@ func (inv *Inventory) windowItems(r *wire.Reader) error {
 			if !c.loaded && c.menu.Slots < 0 {
 				// A menu type this table lacks: the player's 36 slots
 				// end the window.
-				c.menu.Slots = max(len(w.Items)-36, 0)
+				c.menu.Slots = min(max(len(w.Items)-36, 0), maxUnknownSlots)
 				c.own, c.ownRev = make([]item.Stack, c.menu.Slots), make([]uint64, c.menu.Slots)
 			}
 			for i := 0; i < min(len(w.Items), c.menu.Size()); i++ {
