@@ -92,7 +92,15 @@ func FuzzPacket(f *testing.F) {
 			w.VarInt(7)
 			w.VarInt(0)
 		})
-		seed(vi, mcdata.ClientboundPlaySetSlot, func(w *wire.Writer) { w.VarInt(0); w.VarInt(4); w.Int16(36); w.VarInt(2); w.VarInt(1); w.VarInt(0); w.VarInt(0) })
+		seed(vi, mcdata.ClientboundPlaySetSlot, func(w *wire.Writer) {
+			w.VarInt(0)
+			w.VarInt(4)
+			w.Int16(36)
+			w.VarInt(2)
+			w.VarInt(1)
+			w.VarInt(0)
+			w.VarInt(0)
+		})
 		seed(vi, mcdata.ClientboundPlaySetCursorItem, func(w *wire.Writer) { w.VarInt(1); w.VarInt(1); w.VarInt(0); w.VarInt(0) })
 		seed(vi, mcdata.ClientboundPlayOpenWindow, func(w *wire.Writer) { w.VarInt(3); w.VarInt(2); fakeserver.NBTString(w, "Chest") })
 	}
