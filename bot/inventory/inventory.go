@@ -292,11 +292,21 @@ func (inv *Inventory) write(st *state, l loc, s item.Stack, p pickups) {
 }
 
 // collect starts a pick-up count for one packet, or nil when changes now
-// are not pick-ups: before the inventory is first synced (its first
-// contents are not news) and while the bot's own action runs.
+// are not pick-ups: what the server says before the bot has spawned and
+// before it has sent the whole inventory once (vanilla sends it right after
+// the login: the contents the bot joins with are not news; a server that
+// never sends it, flying-squid, has the bot start empty, as the game's
+// client starts), and what changes while the bot's own action runs.
 func (inv *Inventory) collect(st *state) pickups {
-	if !st.synced || inv.busy.Load() > 0 {
+	if inv.busy.Load() > 0 {
 		return nil
+	}
+	if !st.synced {
+		select {
+		case <-inv.s.Spawned():
+		default:
+			return nil
+		}
 	}
 	return pickups{}
 }
@@ -332,6 +342,9 @@ func (inv *Inventory) windowItems(r *wire.Reader) error {
 	inv.update(func(st *state, p pickups) {
 		switch {
 		case w.Window == 0:
+			if !st.synced {
+				p = nil // the contents the bot joins with are not news
+			}
 			if len(w.Items) != PlayerSlots {
 				inv.s.Log.Debug("window 0 contents with an unexpected slot count", "slots", len(w.Items))
 			}

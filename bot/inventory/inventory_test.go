@@ -433,3 +433,19 @@ func containsProto(p int32) bool {
 	}
 	return false
 }
+
+// TestPickupWithoutContents: a server that never sends the whole inventory
+// (flying-squid sends only the slots that hold something) has the bot
+// start empty, as the game's client does, so what it adds after the spawn
+// is picked up.
+func TestPickupWithoutContents(t *testing.T) {
+	w := join(t, 769, false)
+	w.srv.SetSlot(0, 0, 36, stack("oak_log", 5))
+	w.rec.WaitCount(t, "mc_item_picked_up", 1)
+	if got := fakeserver.JSON(w.rec.Events()[len(w.rec.Events())-1].Payload); got != `{"item":"oak_log","count":5}` {
+		t.Errorf("event %s", got)
+	}
+	if v := w.inv.View(); v.Synced || !has(v, 36, "oak_log", 5) {
+		t.Errorf("synced %v,%s", v.Synced, dump(v))
+	}
+}
