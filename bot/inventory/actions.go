@@ -87,9 +87,10 @@ func (inv *Inventory) Equip(ctx context.Context, name string, e Equipment) (Equi
 	if v.Container != nil {
 		return EquipResult{}, fmt.Errorf("a container (%s) is open; close it first, since equipping works in the inventory window", v.Container.Menu.Name)
 	}
-	if !v.Cursor.Empty() {
-		return EquipResult{}, fmt.Errorf("the cursor holds %d %s from an unfinished move; put it down first", v.Cursor.Count, stackName(v.Cursor))
+	if err := inv.putCursorDown(ctx); err != nil {
+		return EquipResult{}, err
 	}
+	v = inv.View()
 	slots := v.Find(name)
 	worn := -1
 	for _, s := range []int{SlotHead, SlotChest, SlotLegs, SlotFeet} {
@@ -208,6 +209,40 @@ func (inv *Inventory) moveOne(ctx context.Context, from, to int) error {
 	return nil
 }
 
+// putCursorDown puts a stack left on the cursor (by an action that did not
+// finish) into the inventory: onto a stack of the same item with room, or
+// into the first empty slot, as a player would before doing anything else.
+func (inv *Inventory) putCursorDown(ctx context.Context) error {
+	for range 4 {
+		v := inv.View()
+		c := v.Cursor
+		if c.Empty() {
+			return nil
+		}
+		to := -1
+		for _, s := range carried[:len(carried)-1] {
+			if st := v.Slots[s]; sameItem(st, c) && st.Count < maxStack(inv.game, st) {
+				to = s
+				break
+			}
+		}
+		if to < 0 {
+			to = firstEmpty(v)
+		}
+		if to < 0 {
+			return fmt.Errorf("the cursor holds %d %s and the inventory has no room for it; drop something first", c.Count, stackName(c))
+		}
+		r, err := inv.click(ctx, LeftClick(0, to))
+		if err != nil {
+			return err
+		}
+		if !r.Confirmed() {
+			return fmt.Errorf("the cursor holds %d %s and the server did not let the bot put it down", c.Count, stackName(c))
+		}
+	}
+	return errors.New("the cursor's stack did not fit anywhere after several tries; call mc_get_inventory to see the inventory")
+}
+
 func firstEmpty(v View) int {
 	for _, s := range carried[:len(carried)-1] {
 		if v.Slots[s].Empty() {
@@ -253,9 +288,10 @@ func (inv *Inventory) Drop(ctx context.Context, name string, count int) (DropRes
 	if v.Container != nil {
 		return DropResult{}, fmt.Errorf("a container (%s) is open; close it first, since dropping works in the inventory window", v.Container.Menu.Name)
 	}
-	if !v.Cursor.Empty() {
-		return DropResult{}, fmt.Errorf("the cursor holds %d %s from an unfinished move; put it down first", v.Cursor.Count, stackName(v.Cursor))
+	if err := inv.putCursorDown(ctx); err != nil {
+		return DropResult{}, err
 	}
+	v = inv.View()
 	have := v.Count(name)
 	if have == 0 {
 		return DropResult{}, fmt.Errorf("%w: no %s in the inventory", ErrNotCarried, name)

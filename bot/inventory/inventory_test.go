@@ -449,3 +449,28 @@ func TestPickupWithoutContents(t *testing.T) {
 		t.Errorf("synced %v,%s", v.Synced, dump(v))
 	}
 }
+
+// TestEquipPutsTheCursorDownFirst: a stack left on the cursor by an
+// unfinished move goes onto a stack of its kind before the equip's own
+// clicks, each answered by the server.
+func TestEquipPutsTheCursorDownFirst(t *testing.T) {
+	ctx := context.Background()
+	w := join(t, 769, false)
+	w.srv.WindowItems(0, 3, items(PlayerSlots, map[int]it{12: stack("oak_log", 10), 20: stack("iron_axe", 1)}), stack("oak_log", 5))
+	w.wait("the contents", func(v View) bool { return v.Synced })
+	ch := async(func() (EquipResult, error) { return w.inv.Equip(ctx, "iron_axe", Hand) })
+	if c := w.click(); c.Slot != 12 || c.Mode != 0 || c.Carried.Name != "oak_log" || c.Carried.Count != 5 {
+		t.Errorf("putting the cursor down sent %+v", c)
+	}
+	w.srv.SetSlot(0, 4, 12, stack("oak_log", 15))
+	w.srv.Cursor(5, it{})
+	if c := w.click(); c.Slot != 20 || c.Mode != 2 || c.Button != 0 || c.StateID != 4 {
+		t.Errorf("the equip sent %+v", c)
+	}
+	w.srv.SetSlot(0, 5, 20, it{})
+	w.srv.SetSlot(0, 6, 36, stack("iron_axe", 1))
+	r, err := get(t, ch)
+	if err != nil || !r.Equipped || r.Slot != 36 || !r.View.Cursor.Empty() || !has(r.View, 12, "oak_log", 15) {
+		t.Errorf("%+v (%s), %v", r, dump(r.View), err)
+	}
+}
