@@ -106,6 +106,10 @@ type state struct {
 	open    *container
 	// opened counts the containers opened this session.
 	opened uint64
+	// returning are items the server will put back in the inventory (a
+	// closed container's cursor and crafting grid): the bot's own, so not
+	// picked up when they arrive.
+	returning map[string]int32
 
 	// Revisions: each server write to a place bumps its counter, which is
 	// how an action knows the server has answered.
@@ -329,6 +333,13 @@ func (inv *Inventory) update(change func(st *state, p pickups)) {
 	inv.mu.Lock()
 	p := inv.collect(&inv.st)
 	change(&inv.st, p)
+	for name, n := range p {
+		if back := inv.st.returning[name]; n > 0 && back > 0 {
+			used := min(n, back)
+			p[name] -= used
+			inv.st.returning[name] -= used
+		}
+	}
 	inv.mu.Unlock()
 	inv.changed.Broadcast()
 	inv.emit(p)
@@ -460,11 +471,37 @@ func (inv *Inventory) closeWindow(r *wire.Reader) error {
 // stack back in the inventory (or drops it) and says so in its own
 // packets; the bot's cursor is empty from now on, as the game's client's.
 func (inv *Inventory) closeLocked(st *state) {
-	if st.open == nil {
+	c := st.open
+	if c == nil {
 		return
+	}
+	back := []item.Stack{st.cursor}
+	if transientMenus[c.menu.Name] {
+		for i, s := range c.own {
+			if i != c.menu.Result {
+				back = append(back, s)
+			}
+		}
+	}
+	for _, s := range back {
+		if !s.Empty() {
+			if st.returning == nil {
+				st.returning = map[string]int32{}
+			}
+			st.returning[stackName(s)] += s.Count
+		}
 	}
 	st.open = nil
 	st.set(loc{locCursor, 0}, item.Stack{})
+}
+
+// transientMenus are the menus whose slots empty into the player's
+// inventory when they close (their container lives only while open: the
+// game's clearContainer in removed()); a chest or a furnace keeps its
+// items.
+var transientMenus = map[string]bool{
+	"crafting": true, "anvil": true, "enchantment": true, "grindstone": true, "loom": true, "smithing": true,
+	"cartography_table": true, "stonecutter": true, "beacon": true, "merchant": true,
 }
 
 func (inv *Inventory) windowProperty(r *wire.Reader) error {

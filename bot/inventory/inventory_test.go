@@ -474,3 +474,43 @@ func TestEquipPutsTheCursorDownFirst(t *testing.T) {
 		t.Errorf("%+v (%s), %v", r, dump(r.View), err)
 	}
 }
+
+// TestClosingReturnsAreNotPickups: what a closed crafting table's grid and
+// the cursor held go back into the inventory; that is the bot's own, not
+// a pick-up; a real pick-up after it still is one.
+func TestClosingReturnsAreNotPickups(t *testing.T) {
+	ctx := context.Background()
+	w := synced(t, 768, false, map[int]it{36: stack("stick", 2)})
+	crafting, _ := MenuByName("crafting")
+	exp := w.inv.ExpectContainer()
+	w.srv.OpenWindow(2, crafting.ID, "Crafting")
+	w.srv.WindowItems(2, 1, items(crafting.Size(), map[int]it{0: stack("oak_planks", 4), 1: stack("oak_log", 1), 37: stack("stick", 2)}), it{})
+	if _, err := exp.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The sticks onto the cursor (hotbar slot 0 is the crafting window's 37).
+	ch := async(func() (ClickResult, error) { return w.inv.Click(ctx, LeftClick(2, 37)) })
+	w.click()
+	w.srv.SetSlot(2, 2, 37, it{})
+	w.srv.Cursor(3, stack("stick", 2))
+	if r, err := get(t, ch); err != nil || !r.Confirmed() {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if err := w.inv.CloseContainer(); err != nil {
+		t.Fatal(err)
+	}
+	w.srv.PlayerInventory(0, stack("oak_log", 1))
+	w.srv.PlayerInventory(1, stack("stick", 2))
+	w.srv.PlayerInventory(2, stack("cobblestone", 3)) // picked up
+	w.wait("the returns", func(v View) bool { return v.Slots[38].Name == "cobblestone" })
+	w.rec.WaitCount(t, "mc_item_picked_up", 1)
+	var got []string
+	for _, e := range w.rec.Events() {
+		if e.Name == "mc_item_picked_up" {
+			got = append(got, fakeserver.JSON(e.Payload))
+		}
+	}
+	if len(got) != 1 || got[0] != `{"item":"cobblestone","count":3}` {
+		t.Errorf("events %v", got)
+	}
+}
