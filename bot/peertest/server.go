@@ -110,8 +110,8 @@ type ServerInventory struct {
 // testdata/peers/server.js) for a player's inventory as it holds it; nil
 // when the player is not in the world.
 func (s *Server) Inventory(ctx context.Context, username string) (*ServerInventory, error) {
-	if s.Flavor != FlavorFlyingSquid {
-		return nil, fmt.Errorf("peertest: only the flying-squid server reports inventories")
+	if s.Flavor != FlavorFlyingSquid || s.log == nil {
+		return nil, fmt.Errorf("peertest: only a plain flying-squid server (StartServer) reports inventories this way; the survival server answers Query(\"inventory\")")
 	}
 	if err := s.Command("inspect " + username); err != nil {
 		return nil, err
