@@ -330,8 +330,10 @@ loop:
 			if err != nil {
 				return inv.dropResult(name, have, reason), err
 			}
-			if !r.Confirmed() {
-				reason = "the server did not take the items out (it answered no throw click); the inventory shows what it has"
+			// An answer that took nothing out (or none at all) ends it:
+			// throwing again would not do better.
+			if after := r.View.Slots[s]; !r.Confirmed() || (after.Name == name && after.Count >= st.Count) {
+				reason = "the server did not take the items out (it did not perform the throw); the inventory shows what it has"
 				break loop
 			}
 		}
