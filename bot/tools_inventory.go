@@ -10,6 +10,7 @@ import (
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/protocol"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // ItemEntry is one stack as the tools report it. Slot is the player
@@ -47,21 +48,18 @@ func itemEntry(g *mcdata.GameData, s item.Stack, slot int) *ItemEntry {
 	return e
 }
 
-// sanitizeName drops control characters from a player-written name, as
-// chat text is cleaned, and bounds its length.
+// sanitizeName cleans a player-written name with the one sanitiser
+// (bot names, chat) onto one line, and bounds it: an anvil allows 50
+// characters, a command far more.
 func sanitizeName(s string) string {
-	out := make([]rune, 0, len(s))
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
-			continue
-		}
-		out = append(out, r)
-		if len(out) >= 100 {
-			break
-		}
+	s = untrusted.Line(s)
+	if r := []rune(s); len(r) > maxNameRunes {
+		s = string(r[:maxNameRunes]) + "…"
 	}
-	return string(out)
+	return s
 }
+
+const maxNameRunes = 100
 
 // Armor is what the bot wears.
 type Armor struct {

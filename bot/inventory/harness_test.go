@@ -34,7 +34,7 @@ type world struct {
 // spawned. With manual, the session's ticks come only from w.tick.
 func join(t *testing.T, proto int32, manual bool) *world {
 	t.Helper()
-	w := &world{t: t, rec: fakeserver.NewRecorder()}
+	w := &world{t: t, rec: fakeserver.NewRecorder(t)}
 	ready := make(chan *fakeserver.Server, 1)
 	done := make(chan struct{})
 	port := fakeserver.Start(t, proto, func(f *fakeserver.Server) {
