@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/item"
@@ -209,7 +210,7 @@ func result(t *testing.T, r protocol.Response, out any) {
 // and main inventory with window slot numbers, the held item, armour,
 // off-hand and totals.
 func TestGetInventory(t *testing.T) {
-	for _, p := range []int32{767, 768, 769} {
+	for _, p := range codec.Defined() {
 		t.Run(fmt.Sprint(p), func(t *testing.T) {
 			sw, _ := newInventoryWorld(t, p, Options{}, map[int]fitem{
 				36: fstack("oak_log", 5), 37: fstack("wooden_pickaxe", 1), 9: fstack("oak_log", 64), 5: fstack("iron_helmet", 1), 45: fstack("shield", 1),
@@ -287,7 +288,7 @@ func TestCustomNamesAreUntrusted(t *testing.T) {
 // verified from the server's answer; an item the bot lacks and a name
 // that is no item.
 func TestEquip(t *testing.T) {
-	for _, p := range []int32{767, 768, 769} {
+	for _, p := range codec.Defined() {
 		t.Run(fmt.Sprint(p), func(t *testing.T) {
 			sw, srv := newInventoryWorld(t, p, Options{}, map[int]fitem{
 				36: fstack("oak_log", 5), 38: fstack("stone_pickaxe", 1), 12: fstack("iron_axe", 1), 20: fstack("iron_helmet", 1),
@@ -372,7 +373,7 @@ func TestEquipRefused(t *testing.T) {
 // TestDrop: mc_drop throws whole stacks and single items until the count
 // is out, main inventory first, and counts what the server took.
 func TestDrop(t *testing.T) {
-	for _, p := range []int32{767, 768, 769} {
+	for _, p := range codec.Defined() {
 		t.Run(fmt.Sprint(p), func(t *testing.T) {
 			sw, srv := newInventoryWorld(t, p, Options{}, map[int]fitem{36: fstack("dirt", 7), 10: fstack("dirt", 5), 11: fstack("stone", 3)})
 			var r DropResult

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/blockmate/blockmate/bot/chat"
-	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/item"
+	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 )
 

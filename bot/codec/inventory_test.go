@@ -25,9 +25,10 @@ func stackOf(t *testing.T, w *wire.Writer, p int32, name string, count int32) {
 
 // TestInventoryLayouts decodes hand-written inventory packets in each
 // version's layout: container ids are bytes in 767 (set_slot's signed, so
-// -1 and -2 reach the bot) and VarInts from 768.
+// -1 and -2 reach the bot) and VarInts from 768; nothing else changed
+// through 26.1 but the stacks' components (bot/item).
 func TestInventoryLayouts(t *testing.T) {
-	for _, p := range []int32{767, 768, 769} {
+	for _, p := range Defined() {
 		c := For(p)
 		window := func(w *wire.Writer, id int32) {
 			if p == 767 {
@@ -154,6 +155,42 @@ func TestWriteWindowClick(t *testing.T) {
 		foreign.Components = []item.Component{{ID: 9999, Name: "nonsense"}}
 		if err := c.WriteWindowClick(&wire.Writer{}, WindowClick{Carried: foreign}); err == nil {
 			t.Errorf("%d: a stack with a foreign component was written", p)
+		}
+	}
+}
+
+// TestWriteHashedClick: from 1.21.5 the click's stacks are hashed: a
+// presence flag, item id, count, no component hashes (the bot sends none)
+// and the removed component types.
+func TestWriteHashedClick(t *testing.T) {
+	for _, p := range Defined() {
+		if p < 770 {
+			continue
+		}
+		c := For(p)
+		var sw wire.Writer
+		stackOf(t, &sw, p, "oak_log", 5)
+		logs := item.ReadSlot(wire.NewReader(sw.Bytes()), p)
+		var got wire.Writer
+		err := c.WriteWindowClick(&got, WindowClick{Window: 130, StateID: 7, Slot: 45, Button: 40, Mode: ClickSwap, Carried: logs})
+		var want wire.Writer
+		want.VarInt(130)
+		want.VarInt(7)
+		want.Int16(45)
+		want.Int8(40)
+		want.VarInt(ClickSwap)
+		want.VarInt(0)
+		want.Bool(true)
+		want.VarInt(int32(mcdata.Game(p).ItemByName("oak_log").ID))
+		want.VarInt(5)
+		want.VarInt(0)
+		want.VarInt(0)
+		if err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%d: % x, %v; want % x", p, got.Bytes(), err, want.Bytes())
+		}
+		got = wire.Writer{}
+		if err := c.WriteWindowClick(&got, WindowClick{Window: 1, Slot: 0, Changed: []ChangedSlot{{Slot: 3}}}); err != nil || !bytes.HasSuffix(got.Bytes(), []byte{1, 0, 3, 0, 0}) {
+			t.Errorf("%d: an empty changed slot and cursor: % x, %v", p, got.Bytes(), err)
 		}
 	}
 }

@@ -51,8 +51,8 @@ func join(t *testing.T, proto int32, manual bool) *world {
 		opts.Clock = w.clock
 	}
 	w.s = core.New(fakeserver.Dial(t, port), codec.For(proto), opts)
-	l := link.Attach(w.s, link.Options{Host: "127.0.0.1", Port: port})
 	reg := registry.Attach(w.s)
+	l := link.Attach(w.s, reg, link.Options{Host: "127.0.0.1", Port: port})
 	self.Attach(w.s, reg, self.Options{})
 	w.inv = Attach(w.s)
 	if err := l.Login(); err != nil {

@@ -138,16 +138,24 @@ const maxUnknownSlots = 256
 // Attach registers the feature's handlers on s.
 func Attach(s *core.Session) *Inventory {
 	inv := &Inventory{s: s, c: s.Codec, game: mcdata.Game(s.Codec.Protocol)}
-	s.Handle(mcdata.ClientboundPlayWindowItems, inv.windowItems)
-	s.Handle(mcdata.ClientboundPlaySetSlot, inv.setSlot)
-	s.Handle(mcdata.ClientboundPlaySetCursorItem, inv.setCursor)
-	s.Handle(mcdata.ClientboundPlaySetPlayerInventory, inv.setPlayerInventory)
-	s.Handle(mcdata.ClientboundPlayOpenWindow, inv.openWindow)
-	s.Handle(mcdata.ClientboundPlayCloseWindow, inv.closeWindow)
-	s.Handle(mcdata.ClientboundPlayCraftProgressBar, inv.windowProperty)
-	s.Handle(mcdata.ClientboundPlayHeldItemSlot, inv.heldSlot)
-	s.Handle(mcdata.ClientboundPlayLogin, inv.login)
-	s.Handle(mcdata.ClientboundPlayRespawn, inv.respawn)
+	for p, h := range map[mcdata.Packet]core.Handler{
+		mcdata.ClientboundPlayWindowItems:  inv.windowItems,
+		mcdata.ClientboundPlaySetSlot:      inv.setSlot,
+		mcdata.ClientboundPlayOpenWindow:   inv.openWindow,
+		mcdata.ClientboundPlayCloseWindow:  inv.closeWindow,
+		mcdata.ClientboundPlayHeldItemSlot: inv.heldSlot,
+		mcdata.ClientboundPlayLogin:        inv.login,
+		mcdata.ClientboundPlayRespawn:      inv.respawn,
+		// The furnace's progress and the like.
+		mcdata.ClientboundPlayCraftProgressBar: inv.windowProperty,
+		// 1.21.2 and later: before, these came as set_slot windows -1 and -2.
+		mcdata.ClientboundPlaySetCursorItem:      inv.setCursor,
+		mcdata.ClientboundPlaySetPlayerInventory: inv.setPlayerInventory,
+	} {
+		if s.Has(p) {
+			s.Handle(p, h)
+		}
+	}
 	s.OnTick(func(n uint64) {
 		inv.tick.Store(n)
 		inv.ticks.Broadcast()
