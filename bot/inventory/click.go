@@ -306,9 +306,11 @@ func (inv *Inventory) dropHeld(all bool) (item.Stack, error) {
 }
 
 // playerAction sends a player action that names no block (drop, swap
-// hands): the game sends the origin and face 0 (down) for those.
+// hands) as the game's client does: the origin, face 0 (down) and sequence
+// 0, since nothing is predicted that the server would acknowledge
+// (LocalPlayer.drop, Minecraft.handleKeybinds).
 func (inv *Inventory) playerAction(status int32) error {
-	a := codec.PlayerAction{Status: status, Sequence: inv.sequence.Add(1)}
+	a := codec.PlayerAction{Status: status}
 	return inv.s.Send(mcdata.ServerboundPlayBlockDig, func(w *wire.Writer) { inv.c.WritePlayerAction(w, a) })
 }
 

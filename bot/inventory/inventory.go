@@ -70,10 +70,6 @@ type Inventory struct {
 	// busy is above zero while an action of the bot's runs: what changes
 	// then is the bot's doing, not a pick-up.
 	busy atomic.Int32
-	// sequence numbers the player actions (block_dig) this feature sends.
-	// The digging feature will own the counter the game shares between
-	// digging and item use; until then drops use their own.
-	sequence atomic.Int32
 }
 
 // loc is a place a stack is kept: the player's inventory (the game's
