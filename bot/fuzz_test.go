@@ -74,6 +74,35 @@ func FuzzPacket(f *testing.F) {
 			w.Float32(0)
 			w.Float32(1)
 		})
+		// Inventory: a window of two stacks (one with a damage component),
+		// a slot, the cursor, a container opening.
+		seed(vi, mcdata.ClientboundPlayWindowItems, func(w *wire.Writer) {
+			w.VarInt(0)
+			w.VarInt(3)
+			w.VarInt(2)
+			w.VarInt(5)
+			w.VarInt(1)
+			w.VarInt(0)
+			w.VarInt(0)
+			w.VarInt(1)
+			w.VarInt(800)
+			w.VarInt(1)
+			w.VarInt(0)
+			w.VarInt(3) // damage
+			w.VarInt(7)
+			w.VarInt(0)
+		})
+		seed(vi, mcdata.ClientboundPlaySetSlot, func(w *wire.Writer) {
+			w.VarInt(0)
+			w.VarInt(4)
+			w.Int16(36)
+			w.VarInt(2)
+			w.VarInt(1)
+			w.VarInt(0)
+			w.VarInt(0)
+		})
+		seed(vi, mcdata.ClientboundPlaySetCursorItem, func(w *wire.Writer) { w.VarInt(1); w.VarInt(1); w.VarInt(0); w.VarInt(0) })
+		seed(vi, mcdata.ClientboundPlayOpenWindow, func(w *wire.Writer) { w.VarInt(3); w.VarInt(2); fakeserver.NBTString(w, "Chest") })
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) < 2 {

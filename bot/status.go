@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/blockmate/blockmate/bot/inventory"
+	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/protocol"
 )
@@ -47,11 +49,59 @@ type Status struct {
 	Raining    *bool  `json:"raining,omitempty"`
 	Thundering *bool  `json:"thundering,omitempty"`
 	LatencyMS  *int64 `json:"latency_ms,omitempty"`
+	// HeldItem is the stack in the bot's main hand; absent for an empty
+	// hand (Inventory then says which slot is held).
+	HeldItem *StatusItem `json:"held_item,omitempty"`
+	// Inventory is the hotbar, armour and off-hand, for the console's
+	// grid; mc_get_inventory has everything.
+	Inventory *StatusInventory `json:"inventory,omitempty"`
 	// State is the connection's phase: "offline", "connecting", "configuring", "playing", or "dead" while the bot is dead.
 	State string `json:"state,omitempty"`
 	// LastDisconnect is how the bot's last connection ended, when it is in
 	// no world now.
 	LastDisconnect *Disconnect `json:"last_disconnect,omitempty"`
+}
+
+// StatusItem is a stack by item name and count.
+type StatusItem struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// StatusInventory is the part of the inventory mc_status shows.
+type StatusInventory struct {
+	// HeldSlot is the selected hotbar position, 0–8.
+	HeldSlot int `json:"held_slot"`
+	// Hotbar is left to right; null is an empty slot.
+	Hotbar [9]*StatusItem `json:"hotbar"`
+	Head   *StatusItem    `json:"head"`
+	Chest  *StatusItem    `json:"chest"`
+	Legs   *StatusItem    `json:"legs"`
+	Feet   *StatusItem    `json:"feet"`
+	// Offhand is the off-hand's stack.
+	Offhand *StatusItem `json:"offhand"`
+	// UsedSlots is how many of the 36 hotbar and main slots hold
+	// something.
+	UsedSlots int `json:"used_slots"`
+}
+
+func statusItem(s item.Stack) *StatusItem {
+	if s.Empty() {
+		return nil
+	}
+	return &StatusItem{Name: inventory.StackName(s), Count: int(s.Count)}
+}
+
+func statusInventory(v inventory.View) *StatusInventory {
+	out := &StatusInventory{
+		HeldSlot: v.HeldSlot, UsedSlots: v.UsedSlots(), Offhand: statusItem(v.Offhand()),
+		Head: statusItem(v.Worn(inventory.Head)), Chest: statusItem(v.Worn(inventory.Chest)),
+		Legs: statusItem(v.Worn(inventory.Legs)), Feet: statusItem(v.Worn(inventory.Feet)),
+	}
+	for i := range out.Hotbar {
+		out.Hotbar[i] = statusItem(v.Slots[inventory.HotbarSlot(i)])
+	}
+	return out
 }
 
 // Disconnect is the end of a connection: why, and when (RFC 3339, UTC).
@@ -116,6 +166,8 @@ func (b *Client) Status(task []protocol.RunningCall) Status {
 	if p, ok := w.players.Self(); ok && p.HasPing {
 		out.LatencyMS = ptr(int64(p.PingMS))
 	}
+	inv := w.inv.View()
+	out.HeldItem, out.Inventory = statusItem(inv.Held()), statusInventory(inv)
 	if me.Dead {
 		out.Dead, out.State, out.NextStep = true, "dead", nextStepDead
 	}

@@ -71,6 +71,7 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 	b.registerConnection(c, host)
 	b.registerPerception(c)
 	b.registerChat(c)
+	b.registerInventory(c)
 }
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
+	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/link"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/players"
@@ -41,6 +42,7 @@ type world struct {
 	self    *self.Self
 	players *players.Players
 	talk    *talk.Talk
+	inv     *inventory.Inventory
 
 	host    string
 	port    int
@@ -60,6 +62,7 @@ func attach(nc net.Conn, cd *codec.Codec, log *slog.Logger, emit func(string, st
 	w.self = self.Attach(s, w.reg, self.Options{LowHealthThreshold: opts.LowHealthThreshold, LowFoodThreshold: opts.LowFoodThreshold})
 	w.players = players.Attach(s)
 	w.talk = talk.Attach(s, w.reg)
+	w.inv = inventory.Attach(s)
 	return w
 }
 

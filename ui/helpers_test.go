@@ -188,6 +188,15 @@ func fixtureStatus(health float64) bot.Status {
 		Task: []protocol.RunningCall{}, Username: "blockmate", MaxHealth: ptr(20.0),
 		XPLevel: ptr(5), XPProgress: ptr(0.4), TimeOfDay: ptr(int64(6000)), Day: ptr(int64(3)),
 		Raining: ptr(false), Thundering: ptr(false), LatencyMS: ptr(int64(23)), State: "playing",
+		HeldItem: &bot.StatusItem{Name: "stone_pickaxe", Count: 1},
+		Inventory: &bot.StatusInventory{
+			HeldSlot: 2, UsedSlots: 6, Head: &bot.StatusItem{Name: "iron_helmet", Count: 1}, Feet: &bot.StatusItem{Name: "leather_boots", Count: 1},
+			Offhand: &bot.StatusItem{Name: "shield", Count: 1},
+			Hotbar: [9]*bot.StatusItem{
+				{Name: "oak_log", Count: 12}, {Name: "crafting_table", Count: 1}, {Name: "stone_pickaxe", Count: 1},
+				nil, {Name: "cobblestone", Count: 64}, nil, nil, {Name: "torch", Count: 16}, {Name: "cooked_porkchop", Count: 3},
+			},
+		},
 	}
 }
 

@@ -376,3 +376,47 @@ func TestPlannedToolsAreNamedAsNotYetBuilt(t *testing.T) {
 		t.Fatal("typing help and Enter should open the help")
 	}
 }
+
+// TestStatusShowsTheInventory: the status pane says what the bot holds at
+// every size; where it has room, the hotbar (held slot marked, keys 1–9),
+// the armour and the off-hand as a grid; a short pane drops Holds before
+// the task; an inventory not known yet reads as unknown.
+func TestStatusShowsTheInventory(t *testing.T) {
+	for _, theme := range themes.All {
+		s := themes.New(theme)
+		p := newStatusPane(s)
+		st := fixtureStatus(17)
+		p.set(st, "")
+		p.SetSize(38, 11) // the 80×24 layout
+		small := strings.Join(p.lines(34), "\n")
+		if !strings.Contains(small, "Holds  stone_pickaxe · slot 3") || strings.Contains(small, "Hotbar") || !strings.Contains(small, "Task") {
+			t.Errorf("%s at 80×24:\n%s", theme.Name, small)
+		}
+		p.SetSize(64, 22) // the 160×48 layout
+		big := strings.Join(p.lines(60), "\n")
+		for _, want := range []string{"Hotbar", s.Glyphs.Selector + "3 stone_pickaxe", "1 oak_log ×12", "head     iron_helmet", "feet     leather_boots", "off-hand shield", "chest    —"} {
+			if !strings.Contains(big, want) {
+				t.Errorf("%s at 160×48 lacks %q:\n%s", theme.Name, want, big)
+			}
+		}
+		dead := st
+		dead.Dead = true
+		p.set(dead, "")
+		p.SetSize(38, 11)
+		if l := strings.Join(p.lines(34), "\n"); strings.Contains(l, "Holds") || !strings.Contains(l, "Task") {
+			t.Errorf("%s dead at 80×24:\n%s", theme.Name, l)
+		}
+		unknown := fixtureStatus(17)
+		unknown.HeldItem, unknown.Inventory = nil, nil
+		p.set(unknown, "")
+		if l := strings.Join(p.lines(34), "\n"); !strings.Contains(l, "Holds  unknown") {
+			t.Errorf("%s without an inventory:\n%s", theme.Name, l)
+		}
+		empty := fixtureStatus(17)
+		empty.HeldItem = nil
+		p.set(empty, "")
+		if l := strings.Join(p.lines(34), "\n"); !strings.Contains(l, "Holds  empty hand · slot 3") {
+			t.Errorf("%s with an empty hand:\n%s", theme.Name, l)
+		}
+	}
+}

@@ -14,7 +14,6 @@ import (
 // console stops calling them missing without this list changing, and the
 // list can only ever be too long, never wrong about what works.
 var plannedTools = map[string]string{
-	"mc_get_inventory":    "show its inventory",
 	"mc_find_blocks":      "look for blocks",
 	"mc_block_at":         "tell which block is at a place",
 	"mc_nearby":           "list what is near it",
@@ -30,9 +29,7 @@ var plannedTools = map[string]string{
 	"mc_place":            "place blocks",
 	"mc_craft":            "craft",
 	"mc_smelt":            "smelt",
-	"mc_equip":            "equip items",
 	"mc_eat":              "eat",
-	"mc_drop":             "drop items",
 	"mc_give":             "give items to players",
 	"mc_pickup_items":     "pick up items",
 	"mc_attack":           "attack",

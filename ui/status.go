@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -99,6 +101,8 @@ func (p statusPane) lines(width int) []string {
 		when += s.Muted.Render(" · ") + s.Info.Render(w)
 	}
 	out = append(out, label("Time")+when)
+	holds := len(out)
+	out = append(out, label("Holds")+p.holds())
 	task := s.Muted.Render("idle")
 	if len(st.Task) > 0 {
 		names := make([]string, 0, len(st.Task))
@@ -111,6 +115,91 @@ func (p statusPane) lines(width int) []string {
 	if p.err != "" {
 		out = append(out, s.Bad.Render(truncate(clean(p.err), width)))
 	}
+	// Holds gives way first when the pane is short (a dead bot's line, an
+	// error): the task matters more.
+	if p.height > 2 && len(out) > p.height-2 {
+		out = append(out[:holds], out[holds+1:]...)
+	}
+	// The hotbar, armour and off-hand as a grid where the pane has room
+	// for them (not at 80×24, where Holds says what matters most).
+	if grid := p.inventoryGrid(width); len(grid) > 0 && len(out)+len(grid) <= p.height-2 {
+		out = append(out, grid...)
+	}
+	return out
+}
+
+// stackText names a stack for the pane: "oak_log ×5", or just the name
+// for one item.
+func stackText(it *bot.StatusItem) string { return clean(it.Name) + countText(it) }
+
+// countText is a stack's " ×5", empty for one item.
+func countText(it *bot.StatusItem) string {
+	if it.Count > 1 {
+		return fmt.Sprintf(" ×%d", it.Count)
+	}
+	return ""
+}
+
+// holds is the Holds row: what the bot holds and the hotbar key (1–9) that
+// selects it.
+func (p statusPane) holds() string {
+	s, st := p.styles, p.status
+	if st.Inventory == nil {
+		return s.Muted.Render("unknown")
+	}
+	held := s.Muted.Render("empty hand")
+	if st.HeldItem != nil {
+		held = s.Text.Render(stackText(st.HeldItem))
+	}
+	return held + s.Muted.Render(fmt.Sprintf(" · slot %d", st.Inventory.HeldSlot+1))
+}
+
+// minGridWidth is the narrowest pane body the inventory grid is drawn in.
+const minGridWidth = 46
+
+// inventoryGrid draws the hotbar as three rows of three (the held slot
+// marked, each with its key 1–9), then what the bot wears and holds in the
+// off-hand.
+func (p statusPane) inventoryGrid(width int) []string {
+	s, inv := p.styles, p.status.Inventory
+	if inv == nil || width < minGridWidth {
+		return nil
+	}
+	label := func(l string) string { return s.Status.Label.Render(fmt.Sprintf("%-7s", l)) }
+	// A cell is its prefix, the stack's name (cut short when the cell is
+	// narrow, so the count always shows) and count, and a space, so a name
+	// never runs into the next cell's marker.
+	cell := func(prefix string, it *bot.StatusItem, w int) string {
+		if it == nil {
+			return padRight(prefix+s.Muted.Render("—"), w)
+		}
+		room := w - 1 - ansi.StringWidth(prefix) - ansi.StringWidth(countText(it))
+		return padRight(prefix+s.Text.Render(truncate(clean(it.Name), room)+countText(it)), w)
+	}
+	cellW := (width - 7) / 3
+	var out []string
+	for row := 0; row < 3; row++ {
+		l := label("")
+		if row == 0 {
+			l = label("Hotbar")
+		}
+		for col := 0; col < 3; col++ {
+			i := row*3 + col
+			mark, key := " ", s.Muted.Render(fmt.Sprint(i+1))
+			if i == inv.HeldSlot {
+				mark, key = s.Selected.Render(s.Glyphs.Selector), s.Selected.Render(fmt.Sprint(i+1))
+			}
+			l += cell(mark+key+" ", inv.Hotbar[i], cellW)
+		}
+		out = append(out, l)
+	}
+	halfW := (width - 7) / 2
+	worn := func(name string, it *bot.StatusItem) string {
+		return cell(" "+s.Muted.Render(fmt.Sprintf("%-9s", name)), it, halfW)
+	}
+	out = append(out, label("Wears")+worn("head", inv.Head)+worn("chest", inv.Chest))
+	out = append(out, label("")+worn("legs", inv.Legs)+worn("feet", inv.Feet))
+	out = append(out, label("")+worn("off-hand", inv.Offhand))
 	return out
 }
 

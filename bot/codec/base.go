@@ -1,7 +1,10 @@
 package codec
 
 import (
+	"fmt"
+
 	"github.com/blockmate/blockmate/bot/chat"
+	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 )
@@ -180,6 +183,8 @@ func base(c *Codec) {
 
 	c.ChunkBatchFinished = func(r *wire.Reader) int32 { return r.VarInt() }
 	c.WriteChunkBatchReceived = func(w *wire.Writer, perTick float32) { w.Float32(perTick) }
+
+	baseInventory(c)
 }
 
 func writeHandshake(w *wire.Writer, h Handshake) {
@@ -476,4 +481,95 @@ func metadataValue(r *wire.Reader, kind MetadataKind) (any, bool) {
 	// 1.21.5, painting) and resolvable profiles are left for the features
 	// that need them (issues 9 to 11).
 	return nil, false
+}
+
+// baseInventory sets the inventory and container layouts of 767
+// (minecraft-data pc/1.21.1; where it types a container id u8, the game's
+// 1.21.1 packets decide: set_slot reads a signed byte, because window -1
+// is the cursor and -2 the player's inventory, and window_click and the
+// serverbound close_window write a signed byte too).
+func baseInventory(c *Codec) {
+	p := c.Protocol
+	c.WindowItems = func(r *wire.Reader) WindowItems {
+		wi := WindowItems{Window: int32(r.Byte()), StateID: r.VarInt()}
+		wi.Items = readWindowSlots(r, p)
+		wi.Carried = item.ReadSlot(r, p)
+		return wi
+	}
+	c.SetSlot = func(r *wire.Reader) SetSlot {
+		return SetSlot{Window: int32(r.Int8()), StateID: r.VarInt(), Slot: r.Int16(), Item: item.ReadSlot(r, p)}
+	}
+	c.SetCursorItem = func(r *wire.Reader) item.Stack { return item.ReadSlot(r, p) }
+	c.SetPlayerInventory = func(r *wire.Reader) SetPlayerInventory {
+		return SetPlayerInventory{Slot: r.VarInt(), Item: item.ReadSlot(r, p)}
+	}
+	c.OpenWindow = func(r *wire.Reader) OpenWindow {
+		return OpenWindow{Window: r.VarInt(), MenuType: r.VarInt(), Title: r.NBT()}
+	}
+	c.CloseWindow = func(r *wire.Reader) int32 { return int32(r.Byte()) }
+	c.WindowProperty = func(r *wire.Reader) WindowProperty {
+		return WindowProperty{Window: int32(r.Byte()), Property: r.Int16(), Value: r.Int16()}
+	}
+	c.WriteWindowClick = func(w *wire.Writer, wc WindowClick) error {
+		w.Int8(int8(wc.Window))
+		return writeWindowClick(w, p, wc, item.WriteSlot)
+	}
+	c.WriteCloseWindow = func(w *wire.Writer, window int32) { w.Int8(int8(window)) }
+	c.WriteHeldItem = func(w *wire.Writer, slot int16) { w.Int16(slot) }
+	c.WritePlayerAction = func(w *wire.Writer, a PlayerAction) {
+		w.VarInt(a.Status)
+		writePosition(w, a.Pos)
+		w.Int8(a.Face)
+		w.VarInt(a.Sequence)
+	}
+}
+
+// maxWindowSlots bounds window_items: the game's largest window has 90
+// slots (a double chest and the player's); a modded one may have more, but
+// not thousands, and each slot costs the bot far more than the byte it
+// takes on the wire.
+const maxWindowSlots = 1024
+
+// readWindowSlots reads window_items' stacks (a VarInt count, then Slots).
+func readWindowSlots(r *wire.Reader, protocol int32) []item.Stack {
+	n := r.Count(1)
+	if n > maxWindowSlots {
+		r.Failf("window_items with %d slots; a window has at most %d", n, maxWindowSlots)
+		return nil
+	}
+	out := make([]item.Stack, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		out = append(out, item.ReadSlot(r, protocol))
+	}
+	return out
+}
+
+// maxChangedSlots is how many changed slots the game reads in one
+// window_click (ServerboundContainerClickPacket.MAX_SLOT_COUNT).
+const maxChangedSlots = 128
+
+// writeWindowClick writes window_click after the window id, with each
+// stack in the version's form.
+func writeWindowClick(w *wire.Writer, protocol int32, wc WindowClick, stack func(*wire.Writer, int32, item.Stack) error) error {
+	if len(wc.Changed) > maxChangedSlots {
+		return fmt.Errorf("codec: a click may name at most %d changed slots, not %d", maxChangedSlots, len(wc.Changed))
+	}
+	w.VarInt(wc.StateID)
+	w.Int16(wc.Slot)
+	w.Int8(wc.Button)
+	w.VarInt(wc.Mode)
+	w.VarInt(int32(len(wc.Changed)))
+	for _, ch := range wc.Changed {
+		w.Int16(ch.Slot)
+		if err := stack(w, protocol, ch.Item); err != nil {
+			return err
+		}
+	}
+	return stack(w, protocol, wc.Carried)
+}
+
+// writePosition packs a block position as the game does: x and z in 26
+// bits, y in 12.
+func writePosition(w *wire.Writer, p BlockPos) {
+	w.Int64(int64(p.X&0x3ffffff)<<38 | int64(p.Z&0x3ffffff)<<12 | int64(p.Y&0xfff))
 }

@@ -25,6 +25,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
@@ -146,6 +147,30 @@ type Codec struct {
 	// ChunkFormat is how the version lays out chunk data, for the world
 	// feature's decoder (bot/world).
 	ChunkFormat world.Format
+
+	// ---- inventory and containers ----
+
+	WindowItems func(r *wire.Reader) WindowItems
+	SetSlot     func(r *wire.Reader) SetSlot
+	// SetCursorItem reads set_cursor_item (a packet of 1.21.2 and later;
+	// before, the cursor came as set_slot window -1).
+	SetCursorItem func(r *wire.Reader) item.Stack
+	// SetPlayerInventory reads set_player_inventory (1.21.2 and later;
+	// before, set_slot window -2).
+	SetPlayerInventory func(r *wire.Reader) SetPlayerInventory
+	OpenWindow         func(r *wire.Reader) OpenWindow
+	// CloseWindow reads the clientbound close_window: the window's id.
+	CloseWindow    func(r *wire.Reader) int32
+	WindowProperty func(r *wire.Reader) WindowProperty
+	// WriteWindowClick writes window_click; it fails (writing nothing
+	// useful) when a stack's components belong to another protocol or the
+	// changed list is longer than the game reads.
+	WriteWindowClick func(w *wire.Writer, c WindowClick) error
+	WriteCloseWindow func(w *wire.Writer, window int32)
+	// WriteHeldItem writes the serverbound held_item_slot: the hotbar slot
+	// the bot holds, 0 to 8.
+	WriteHeldItem     func(w *wire.Writer, slot int16)
+	WritePlayerAction func(w *wire.Writer, a PlayerAction)
 }
 
 // Name is the newest game version of the codec's protocol, e.g. "1.21.4".

@@ -1,5 +1,7 @@
 package codec
 
+import "github.com/blockmate/blockmate/bot/item"
+
 // The typed packets. Fields are what the wire carries, named as the game
 // names them; a decoder fills what its version sends and leaves the rest
 // zero. Text components are chat component trees (bot/chat renders them),
@@ -505,4 +507,108 @@ type EntityMetadata struct {
 	EntityID int32
 	Entries  []MetadataEntry
 	Partial  bool
+}
+
+// ---- inventory and containers ----
+
+// WindowItems is window_items: every slot of a window, in the window's
+// numbering, and the stack on the cursor.
+type WindowItems struct {
+	Window  int32
+	StateID int32
+	Items   []item.Stack
+	Carried item.Stack
+}
+
+// Special window ids of set_slot: the cursor (slot -1) and, before 1.21.2,
+// the player's inventory by its own numbering (0–8 hotbar, 9–35 main, 36–39
+// armour feet to head, 40 off-hand).
+const (
+	WindowCursor    = -1
+	WindowInventory = -2
+)
+
+// SetSlot is set_slot: one slot of a window. Window is WindowCursor or
+// WindowInventory for the special forms.
+type SetSlot struct {
+	Window  int32
+	StateID int32
+	Slot    int16
+	Item    item.Stack
+}
+
+// SetPlayerInventory is set_player_inventory (1.21.2+): one slot of the
+// player's inventory by its own numbering (see WindowInventory).
+type SetPlayerInventory struct {
+	Slot int32
+	Item item.Stack
+}
+
+// OpenWindow is open_window: a container the server opened for the bot.
+// MenuType is the id in the game's built-in minecraft:menu registry; Title
+// is a text component (NBT form).
+type OpenWindow struct {
+	Window   int32
+	MenuType int32
+	Title    any
+}
+
+// WindowProperty is craft_progress_bar (the game's container data): one
+// value of a container, such as a furnace's burn and cook progress.
+type WindowProperty struct {
+	Window   int32
+	Property int16
+	Value    int16
+}
+
+// Click modes of window_click (the game's ClickType, in its order).
+const (
+	ClickPickup     = 0 // left (button 0) or right (1) click
+	ClickQuickMove  = 1 // shift-click
+	ClickSwap       = 2 // number key: button 0–8 a hotbar slot, 40 the off-hand
+	ClickClone      = 3 // middle click (creative)
+	ClickThrow      = 4 // Q on a slot: button 0 one item, 1 the stack
+	ClickQuickCraft = 5 // dragging
+	ClickPickupAll  = 6 // double click
+)
+
+// WindowClick is window_click. Changed are the slots the client believes
+// the click changed, and Carried what it believes the cursor holds after
+// it; the server performs the click itself and uses these only to decide
+// what to send back (see bot/inventory).
+type WindowClick struct {
+	Window  int32
+	StateID int32
+	Slot    int16
+	Button  int8
+	Mode    int32
+	Changed []ChangedSlot
+	Carried item.Stack
+}
+
+// ChangedSlot is one slot of WindowClick.Changed.
+type ChangedSlot struct {
+	Slot int16
+	Item item.Stack
+}
+
+// Player action statuses (block_dig), the game's
+// ServerboundPlayerActionPacket.Action in its order.
+const (
+	ActionStartDigging = 0
+	ActionAbortDigging = 1
+	ActionStopDigging  = 2
+	ActionDropStack    = 3 // ctrl+Q: the held stack
+	ActionDropItem     = 4 // Q: one of the held stack
+	ActionReleaseUse   = 5
+	ActionSwapHands    = 6 // F: main hand and off-hand
+)
+
+// PlayerAction is block_dig (the game's player action): digging, dropping
+// from the held slot, swapping hands.
+type PlayerAction struct {
+	Status   int32
+	Pos      BlockPos
+	Face     int8
+	Sequence int32
 }

@@ -1,6 +1,9 @@
 package codec
 
-import "github.com/blockmate/blockmate/bot/wire"
+import (
+	"github.com/blockmate/blockmate/bot/item"
+	"github.com/blockmate/blockmate/bot/wire"
+)
 
 // Protocol 768 (1.21.2, 1.21.3): what changed from 767. Sources:
 // minecraft-data's pc/1.21.1 → pc/1.21.3 protocol.json diff and the wiki's
@@ -59,4 +62,33 @@ func v768(c *Codec) {
 
 	// Player info gained action 0x40, the list order.
 	c.PlayerInfoActions = append(c.PlayerInfoActions[:len(c.PlayerInfoActions):len(c.PlayerInfoActions)], ActionListOrder)
+
+	v768Inventory(c)
+}
+
+// v768Inventory: container ids are VarInts in every packet that carries
+// one (the game's ByteBufCodecs.CONTAINER_ID, 1.21.2; minecraft-data
+// pc/1.21.3 ContainerID). The cursor and the player's inventory slots now
+// come in packets of their own (set_cursor_item, set_player_inventory),
+// which base reads.
+func v768Inventory(c *Codec) {
+	p := c.Protocol
+	c.WindowItems = func(r *wire.Reader) WindowItems {
+		wi := WindowItems{Window: r.VarInt(), StateID: r.VarInt()}
+		wi.Items = readWindowSlots(r, p)
+		wi.Carried = item.ReadSlot(r, p)
+		return wi
+	}
+	c.SetSlot = func(r *wire.Reader) SetSlot {
+		return SetSlot{Window: r.VarInt(), StateID: r.VarInt(), Slot: r.Int16(), Item: item.ReadSlot(r, p)}
+	}
+	c.CloseWindow = func(r *wire.Reader) int32 { return r.VarInt() }
+	c.WindowProperty = func(r *wire.Reader) WindowProperty {
+		return WindowProperty{Window: r.VarInt(), Property: r.Int16(), Value: r.Int16()}
+	}
+	c.WriteWindowClick = func(w *wire.Writer, wc WindowClick) error {
+		w.VarInt(wc.Window)
+		return writeWindowClick(w, p, wc, item.WriteSlot)
+	}
+	c.WriteCloseWindow = func(w *wire.Writer, window int32) { w.VarInt(window) }
 }

@@ -1,6 +1,9 @@
 package codec
 
-import "github.com/blockmate/blockmate/bot/wire"
+import (
+	"github.com/blockmate/blockmate/bot/item"
+	"github.com/blockmate/blockmate/bot/wire"
+)
 
 // Protocol 770 (1.21.5): what changed from 769. Sources: minecraft-data's
 // pc/1.21.4 → pc/1.21.5 protocol.json diff, read beside the decompiled game
@@ -54,4 +57,16 @@ func v770(c *Codec) {
 	// PalettedContainer; prismarine-chunk's noSizePrefix from 1.21.5).
 	c.ChunkFormat.HeightmapArray = true
 	c.ChunkFormat.NoSizePrefix = true
+
+	// window_click carries hashed stacks (a presence flag, item id, count,
+	// component hashes and removed component types) for the changed slots
+	// and the cursor, instead of whole stacks (game 1.21.7
+	// ServerboundContainerClickPacket and HashedStack; minecraft-data
+	// HashedSlot). The server only compares them with its own slots to
+	// decide what to send back (item.WriteHashedStack says what the bot
+	// sends).
+	c.WriteWindowClick = func(w *wire.Writer, wc WindowClick) error {
+		w.VarInt(wc.Window)
+		return writeWindowClick(w, c.Protocol, wc, item.WriteHashedStack)
+	}
 }

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/protodef"
 	"github.com/blockmate/blockmate/bot/wire"
 )
@@ -33,8 +34,11 @@ type Stack struct {
 	// ID is the item's id in the version's item registry; meaningful only
 	// when Count > 0.
 	ID int32
-	// Name is the item's name ("diamond_pickaxe") when the caller filled it
-	// from the version's static item data; the wire carries only ID.
+	// Name is the item's registry name ("diamond_pickaxe", no "minecraft:"
+	// prefix). The wire carries only ID; every stack this package reads,
+	// nested ones included, gets its name from the version's static item
+	// data (mcdata.Game), the one place names are filled. It is empty for
+	// an id the data does not know (a modded server's item).
 	Name string
 	// Count is how many items the stack holds; 0 is an empty slot.
 	Count int32
@@ -69,6 +73,9 @@ type version struct {
 	comps  []compType
 	byName map[string]int32
 	hook   protodef.Hook
+	// items are the version's items by id, for the stacks' names; nil when
+	// no static data covers the protocol.
+	items []mcdata.Item
 	// templates: at 775 stacks inside components are ItemStackTemplates
 	// (no leading count, never empty).
 	pool sync.Pool
@@ -120,6 +127,9 @@ func loadVersion(protocol int32) (*version, error) {
 		return nil, fmt.Errorf("item: protocol %d: SlotComponent does not switch on its type", protocol)
 	}
 	v := &version{protocol: protocol, schema: s, byName: map[string]int32{}}
+	if g := mcdata.Game(protocol); g != nil {
+		v.items = g.Items
+	}
 	for id, name := range enum.Names {
 		if name == "" {
 			continue
@@ -241,6 +251,9 @@ func (v *version) readStack(d *protodef.Decoder, withCount, build bool) Stack {
 	added, removed := r.VarInt(), r.VarInt()
 	if r.Err() != nil {
 		return Stack{}
+	}
+	if build && s.ID >= 0 && int(s.ID) < len(v.items) {
+		s.Name = v.items[s.ID].Name
 	}
 	// The game loops "for i < count": a negative count reads nothing.
 	added, removed = max(added, 0), max(removed, 0)

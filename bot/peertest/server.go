@@ -91,6 +91,42 @@ func (s *Server) WaitEvent(ctx context.Context, name string, match func(Event) b
 // Events returns every event named name the server has reported so far.
 func (s *Server) Events(name string) []Event { return s.log.all(name) }
 
+// ServerSlot is one stack of a player's inventory as a server holds it,
+// by the inventory window's slot number (36–44 the hotbar …).
+type ServerSlot struct {
+	Slot  int    `json:"slot"`
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// ServerInventory is a player's inventory as a server holds it.
+type ServerInventory struct {
+	Slots []ServerSlot `json:"slots"`
+	// Held is the selected hotbar slot, 0–8.
+	Held int `json:"held"`
+}
+
+// Inventory asks a flying-squid server (the console command "inspect",
+// testdata/peers/server.js) for a player's inventory as it holds it; nil
+// when the player is not in the world.
+func (s *Server) Inventory(ctx context.Context, username string) (*ServerInventory, error) {
+	if s.Flavor != FlavorFlyingSquid || s.log == nil {
+		return nil, fmt.Errorf("peertest: only a plain flying-squid server (StartServer) reports inventories this way; the survival server answers Query(\"inventory\")")
+	}
+	if err := s.Command("inspect " + username); err != nil {
+		return nil, err
+	}
+	ev, err := s.log.wait(ctx, "inventory", func(ev Event) bool { return ev.Username == username })
+	if err != nil {
+		return nil, err
+	}
+	var out *ServerInventory
+	if err := json.Unmarshal([]byte(ev.Text), &out); err != nil {
+		return nil, fmt.Errorf("peertest: the server reported an inventory %q: %v", ev.Text, err)
+	}
+	return out, nil
+}
+
 // StartServer starts a server and returns once it accepts logins. It is
 // stopped in t.Cleanup.
 func StartServer(t testing.TB, opts ServerOptions) *Server {

@@ -1,6 +1,6 @@
 // Package self is the bot itself: its entity, where it is (the server's
 // position syncs, confirmed), its health, food, experience and air, death
-// and respawn, game mode, dimension, held slot, and the world's time and
+// and respawn, game mode, dimension, and the world's time and
 // weather as the bot sees them. It emits mc_hurt, mc_low_health,
 // mc_low_food, mc_death and mc_respawned, and marks the session spawned at
 // the first position sync.
@@ -79,9 +79,8 @@ type Snapshot struct {
 	// says nothing of the weather while it is clear.
 	Raining, Thundering bool
 
-	Air      int32 // air supply in ticks, 0..MaxAir
-	HeldSlot int32 // hotbar slot, 0..8
-	Dead     bool
+	Air  int32 // air supply in ticks, 0..MaxAir
+	Dead bool
 	// Respawning is true between a respawn and the position sync that
 	// places the bot.
 	Respawning bool
@@ -130,7 +129,6 @@ func Attach(s *core.Session, reg *registry.Registry, opts Options) *Self {
 	s.Handle(mcdata.ClientboundPlayDeathCombatEvent, f.combatDeath)
 	s.Handle(mcdata.ClientboundPlayDamageEvent, f.damage)
 	s.Handle(mcdata.ClientboundPlayEntityMetadata, f.metadata)
-	s.Handle(mcdata.ClientboundPlayHeldItemSlot, f.heldSlot)
 	s.Handle(mcdata.ClientboundPlaySpawnPosition, f.spawnPosition)
 	return f
 }
@@ -507,15 +505,6 @@ func (f *Self) metadata(r *wire.Reader) error {
 			f.update(func(st *Snapshot) { st.Air = min(max(air, 0), MaxAir) })
 		}
 	}
-	return nil
-}
-
-func (f *Self) heldSlot(r *wire.Reader) error {
-	slot := f.c.HeldSlot(r)
-	if r.Err() != nil || slot < 0 || slot > 8 {
-		return nil
-	}
-	f.update(func(st *Snapshot) { st.HeldSlot = slot })
 	return nil
 }
 

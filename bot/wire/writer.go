@@ -14,6 +14,7 @@ func (w *Writer) Bytes() []byte { return w.B }
 func (w *Writer) Byte(b byte)       { w.B = append(w.B, b) }
 func (w *Writer) Int8(v int8)       { w.B = append(w.B, byte(v)) }
 func (w *Writer) Uint16(v uint16)   { w.B = binary.BigEndian.AppendUint16(w.B, v) }
+func (w *Writer) Int16(v int16)     { w.Uint16(uint16(v)) }
 func (w *Writer) Int32(v int32)     { w.B = binary.BigEndian.AppendUint32(w.B, uint32(v)) }
 func (w *Writer) Int64(v int64)     { w.B = binary.BigEndian.AppendUint64(w.B, uint64(v)) }
 func (w *Writer) Float32(v float32) { w.Int32(int32(math.Float32bits(v))) }

@@ -63,7 +63,33 @@ serv.once('listening', async (port) => {
     emit('error', { message: 'server did not become ready: ' + err })
     process.exit(1)
   }
+  addInspect()
   emit('ready', { port, version })
 })
+
+// The console command "inspect <player>" reports the player's inventory as
+// the server holds it, for tests that compare a client's view with the
+// server's: {"event":"inventory","username":…,"text":"{\"slots\":[{\"slot\":36,
+// \"name\":\"oak_log\",\"count\":5}…],\"held\":0}"} (window 0's slot
+// numbers; "text" is "null" for a player not in the world).
+function addInspect () {
+  serv.commands.add({
+    base: 'inspect',
+    info: 'report a player\'s inventory on the event channel',
+    usage: '/inspect <player>',
+    onlyConsole: true,
+    parse (str) { return str ? str.trim() : false },
+    action (name) {
+      const p = serv.getPlayer(name)
+      let text = 'null'
+      if (p && p.inventory) {
+        const slots = []
+        p.inventory.slots.forEach((it, slot) => { if (it && Number(it.count) > 0) slots.push({ slot, name: it.name, count: Number(it.count) }) })
+        text = JSON.stringify({ slots, held: p.heldItemSlot || 0 })
+      }
+      emit('inventory', { username: name, text })
+    }
+  })
+}
 
 exitWithParent(() => serv.destroy().catch(() => {}))
