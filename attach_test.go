@@ -19,6 +19,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
@@ -109,7 +110,7 @@ func TestAttachToADrivenSidecar(t *testing.T) {
 	bin := sidecartest.Build(t)
 	sock := filepath.Join(publicDir(t), "bm.sock")
 	sc := sidecartest.Start(t, bin, "--watch-socket", sock)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	// The sidecar answers once it is ready, and it opens the socket first.
 	if r := sc.Call(ctx, "mc_wait", map[string]any{"ms": 0}); !r.OK {
@@ -202,7 +203,7 @@ func TestWatchSocketRefusesOtherUsers(t *testing.T) {
 	}
 	sock := filepath.Join(dir, "bm.sock")
 	sc := sidecartest.Start(t, bin, "--watch-socket", sock)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if r := sc.Call(ctx, "mc_wait", map[string]any{"ms": 0}); !r.OK {
 		t.Fatal(r.Error)
@@ -248,7 +249,7 @@ func TestConsoleWithMCPHTTP(t *testing.T) {
 	dir := t.TempDir()
 	console := startTmuxConsole(t, ns.Command(bin, "--config", filepath.Join(dir, "console.json"), "--log-file", filepath.Join(dir, "console.log"),
 		"--mcp-http", "127.0.0.1:8765", "--token", "console-token")...)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	console.waitFor(ctx, "the MCP note", "MCP server at http://127.0.0.1:8765/mcp")
 

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
@@ -14,7 +14,7 @@ import (
 // of it, so a parent can match what it sent.
 func TestNumericIDsStayNumbersInStatusAndStop(t *testing.T) {
 	sc := sidecartest.Start(t, sidecartest.Build(t))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	sc.Send(`{"id":7,"tool":"mc_wait","args":{"ms":600000}}`)
 	for i := 0; ; i++ {

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
@@ -161,7 +162,7 @@ func TestTranscripts(t *testing.T) {
 			t.Parallel()
 			tr := parseTranscript(t, file)
 			sc := sidecartest.Start(t, bin)
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := testctx.New(t)
 			defer cancel()
 			var expected []step
 			var stderrWant []step
@@ -263,7 +264,7 @@ func TestSignalsEndTheSidecarCleanly(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			sc := sidecartest.Start(t, bin)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := testctx.New(t)
 			defer cancel()
 			sc.Send(`{"id":"long","tool":"mc_wait","args":{"ms":600000}}`)
 			waitRunning(ctx, t, sc, "long")
@@ -295,7 +296,7 @@ func TestStreamCutMidLine(t *testing.T) {
 	if code := sc.Wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if r := sc.WaitReply(ctx, "whole"); !r.OK {
 		t.Fatalf("%+v", r)
@@ -316,7 +317,7 @@ func TestHugeAndDeepLinesLoseNothing(t *testing.T) {
 	sc.Send(strings.Repeat("[", 100000) + strings.Repeat("]", 100000))
 	sc.Send(`{"id":"deep","tool":"mc_wait","args":{"ms":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`)
 	sc.Send(`{"id":"after","tool":"mc_wait","args":{"ms":1}}`)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if r := sc.WaitReply(ctx, "after"); !r.OK {
 		t.Fatalf("%+v", r)
@@ -443,7 +444,7 @@ func TestSidecarWatchLAN(t *testing.T) {
 		}
 	}()
 	sc := sidecartest.StartCommand(t, ns.Command(sidecartest.Build(t), "sidecar", "--watch-lan"))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	ev, err := sc.WaitEvent(ctx, "mc_lan_world_found", nil)
 	if err != nil {

@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,36 +46,18 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	// so that all three meet the same moments of the machine's load: on a
 	// shared machine this is the fair comparison of their latencies.
 	b.Run("paired-stdio", func(b *testing.B) {
-		names := []string{"sidecar", "mcp-2025", "mcp-2026"}
 		sidecar, _ := sidecarRoundTrip(b, bin)
 		mcp2025, _ := stdioRoundTrip(b, bin, "2025-11-25")
 		mcp2026, _ := stdioRoundTrip(b, bin, "2026-07-28")
-		trips := []func(){sidecar, mcp2025, mcp2026}
-		for range 300 {
-			for _, trip := range trips {
-				trip()
-			}
-		}
-		lat := make([][]time.Duration, len(trips))
-		b.ResetTimer()
-		for range b.N {
-			for i, trip := range trips {
-				t := time.Now()
-				trip()
-				lat[i] = append(lat[i], time.Since(t))
-			}
-		}
-		b.StopTimer()
-		var p50, p99 []float64
-		for i, l := range lat {
-			sort.Slice(l, func(a, b int) bool { return l[a] < l[b] })
-			p50 = append(p50, float64(l[len(l)/2].Nanoseconds())/1000)
-			p99 = append(p99, float64(l[len(l)*99/100].Nanoseconds())/1000)
-			b.ReportMetric(p50[i], "p50-µs-"+names[i])
-			b.ReportMetric(p99[i], "p99-µs-"+names[i])
-		}
-		b.ReportMetric(p99[1]/p99[0], "p99-x-2025")
-		b.ReportMetric(p99[2]/p99[0], "p99-x-2026")
+		measurePaired(b, []string{"sidecar", "mcp-2025", "mcp-2026"}, []func(){sidecar, mcp2025, mcp2026})
+	})
+	// paired-http does the same with MCP over HTTP: the sidecar, then a
+	// call of each era over Streamable HTTP, in turn.
+	b.Run("paired-http", func(b *testing.B) {
+		sidecar, _ := sidecarRoundTrip(b, bin)
+		http2025, _ := httpRoundTrip(b, bin, "2025-11-25")
+		http2026, _ := httpRoundTrip(b, bin, "2026-07-28")
+		measurePaired(b, []string{"sidecar", "http-2025", "http-2026"}, []func(){sidecar, http2025, http2026})
 	})
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		b.Run("mcp-stdio-"+era, func(b *testing.B) {
@@ -81,60 +65,130 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 			measure(b, pid, roundTrip)
 		})
 		b.Run("mcp-http-"+era, func(b *testing.B) {
-			url, token, pid := startHTTP(b, bin)
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-			session := ""
-			post := func(body, method string) (*http.Response, []byte) {
-				req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+token)
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Accept", "application/json, text/event-stream")
-				if session != "" {
-					req.Header.Set("Mcp-Session-Id", session)
-				}
-				req.Header.Set("Mcp-Protocol-Version", era)
-				if era >= "2026" {
-					req.Header.Set("Mcp-Method", method)
-					req.Header.Set("Mcp-Name", "mc_wait")
-				}
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				data, err := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if err != nil || resp.StatusCode/100 != 2 {
-					b.Fatalf("%s: %d %s %v", method, resp.StatusCode, data, err)
-				}
-				return resp, data
-			}
-			if era < "2026" {
-				// The initialize request carries no version header yet.
-				req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+era+`","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`))
-				req.Header.Set("Authorization", "Bearer "+token)
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Accept", "application/json, text/event-stream")
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				session = resp.Header.Get("Mcp-Session-Id")
-				post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "notifications/initialized")
-			}
-			id := 0
-			measure(b, pid, func() {
-				id++
-				_, data := post(callLine(id, era), "tools/call")
-				if !bytes.Contains(data, []byte(fmt.Sprintf(`"id":%d,"result":{`, id))) || bytes.Contains(data, []byte(`"isError":true`)) {
-					b.Fatalf("call %d answered %s", id, data)
-				}
-			})
-			b.StopTimer()
-			client.CloseIdleConnections()
+			roundTrip, pid := httpRoundTrip(b, bin, era)
+			measure(b, pid, roundTrip)
 		})
 	}
+}
+
+// httpRoundTrip starts `bin mcp --http`, speaks era's handshake over one
+// kept-alive connection, and returns one mc_wait ms=0 round trip through
+// it, and the server's process id.
+func httpRoundTrip(b *testing.B, bin, era string) (func(), int) {
+	url, token, pid := startHTTP(b, bin)
+	c := dialRawHTTP(b, url, token, era)
+	if era < "2026" {
+		// The initialize request carries no version header yet.
+		_, header, _ := c.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+era+`","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`, "", false)
+		c.session = header.Get("Mcp-Session-Id")
+		c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "notifications/initialized", true)
+	}
+	id := 0
+	return func() {
+		id++
+		_, _, data := c.post(callLine(id, era), "tools/call", true)
+		if !bytes.Contains(data, []byte(fmt.Sprintf(`"id":%d,"result":{`, id))) || bytes.Contains(data, []byte(`"isError":true`)) {
+			b.Fatalf("call %d answered %s", id, data)
+		}
+	}, pid
+}
+
+// measurePaired warms up, then times b.N rounds of trips, one of each in
+// turn, and reports each one's p50, p99 and mean latency, and how many
+// times the sidecar's (the first) the others' mean and p99 are: for calls
+// made one at a time, the ratio of the means is the ratio of calls/s.
+func measurePaired(b *testing.B, names []string, trips []func()) {
+	for range 300 {
+		for _, trip := range trips {
+			trip()
+		}
+	}
+	lat := make([][]time.Duration, len(trips))
+	b.ResetTimer()
+	for range b.N {
+		for i, trip := range trips {
+			t := time.Now()
+			trip()
+			lat[i] = append(lat[i], time.Since(t))
+		}
+	}
+	b.StopTimer()
+	var p99, mean []float64
+	for i, l := range lat {
+		var sum time.Duration
+		for _, d := range l {
+			sum += d
+		}
+		sort.Slice(l, func(a, b int) bool { return l[a] < l[b] })
+		p99 = append(p99, float64(l[len(l)*99/100].Nanoseconds())/1000)
+		mean = append(mean, float64(sum.Nanoseconds())/1000/float64(len(l)))
+		b.ReportMetric(float64(l[len(l)/2].Nanoseconds())/1000, "p50-µs-"+names[i])
+		b.ReportMetric(p99[i], "p99-µs-"+names[i])
+		b.ReportMetric(mean[i], "mean-µs-"+names[i])
+	}
+	for i := 1; i < len(names); i++ {
+		b.ReportMetric(mean[i]/mean[0], "x-"+names[i])
+		b.ReportMetric(p99[i]/p99[0], "p99-x-"+names[i])
+	}
+}
+
+// rawHTTP is a minimal HTTP/1.1 client on one kept-alive connection, as
+// minimal as the raw lines the stdio benchmarks write: Go's http.Client
+// spends more CPU per request on this machine (about 130 µs, in goroutines
+// of its own per connection) than the sidecar spends on a whole call, and
+// would measure itself rather than the server. It writes each request in
+// one write and reads the answer whole (a Content-Length body, or a chunked
+// one as an SSE stream comes).
+type rawHTTP struct {
+	b       *testing.B
+	conn    net.Conn
+	r       *bufio.Reader
+	head    string
+	era     string
+	session string
+	buf     []byte
+}
+
+func dialRawHTTP(b *testing.B, url, token, era string) *rawHTTP {
+	hostPath := strings.TrimPrefix(url, "http://")
+	host, path, _ := strings.Cut(hostPath, "/")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { conn.Close() })
+	head := "POST /" + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + token + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+	return &rawHTTP{b: b, conn: conn, r: bufio.NewReaderSize(conn, 1<<16), head: head, era: era}
+}
+
+// post sends body and returns the answer's status, headers and body.
+func (c *rawHTTP) post(body, method string, version bool) (int, http.Header, []byte) {
+	req := append(c.buf[:0], c.head...)
+	if c.session != "" {
+		req = append(append(append(req, "Mcp-Session-Id: "...), c.session...), "\r\n"...)
+	}
+	if version {
+		req = append(append(append(req, "Mcp-Protocol-Version: "...), c.era...), "\r\n"...)
+	}
+	if c.era >= "2026" {
+		req = append(append(append(req, "Mcp-Method: "...), method...), "\r\nMcp-Name: mc_wait\r\n"...)
+	}
+	req = append(strconv.AppendInt(append(req, "Content-Length: "...), int64(len(body)), 10), "\r\n\r\n"...)
+	req = append(req, body...)
+	c.buf = req
+	if _, err := c.conn.Write(req); err != nil {
+		c.b.Fatal(err)
+	}
+	resp, err := http.ReadResponse(c.r, nil)
+	if err != nil {
+		c.b.Fatal(err)
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode/100 != 2 {
+		c.b.Fatalf("%s: %d %s %v", method, resp.StatusCode, data, err)
+	}
+	return resp.StatusCode, resp.Header, data
 }
 
 // sidecarRoundTrip starts `bin sidecar` and returns one mc_wait ms=0 round

@@ -21,6 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/mcp"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
@@ -101,7 +102,7 @@ func TestMCPOverStdioWithTheGoSDK(t *testing.T) {
 	sc := sidecartest.Start(t, sidecartest.Build(t))
 	for _, era := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(era, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := testctx.New(t)
 			defer cancel()
 			var progressMu sync.Mutex
 			var progress []*sdk.ProgressNotificationParams
@@ -272,7 +273,7 @@ func startMCPHTTP(t *testing.T, ctx context.Context, args ...string) (url, token
 // the token it made; the token never appears in a log record; a
 // non-loopback address is refused without --allow-remote.
 func TestMCPHTTPCommand(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	url, token, stderr := startMCPHTTP(t, ctx, "--log-level", "debug")
 	if len(token) < 40 {
@@ -325,7 +326,7 @@ func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	bin := sidecartest.Build(t)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := testctx.New(t)
 			defer cancel()
 			cfg := map[string]any{"transport": transport, "closedPort": peertest.FreePort(t)}
 			if transport == "stdio" {
@@ -494,7 +495,7 @@ func TestMCPFlyingSquid(t *testing.T) {
 	}
 	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4"})
 	alex := peertest.StartPlayer(t, srv, "alex")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	chat := make(chan string, 64)
 	cs, _ := mcpClient(t, ctx, "2025-11-25", &sdk.ClientOptions{LoggingMessageHandler: func(_ context.Context, r *sdk.LoggingMessageRequest) {

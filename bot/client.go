@@ -326,3 +326,16 @@ func (c *Client) Close(ctx context.Context) {
 	case <-ctx.Done():
 	}
 }
+
+// aliveWorld is world for a tool that acts with the bot's body, which a
+// dead bot has not: the error says what it cannot do and how to go on.
+func (c *Client) aliveWorld(doing string) (*world, error) {
+	w, err := c.world()
+	if err != nil {
+		return nil, err
+	}
+	if w.self.Snapshot().Dead {
+		return nil, fmt.Errorf("the bot is dead and cannot %s: call mc_respawn first", doing)
+	}
+	return w, nil
+}

@@ -1,12 +1,12 @@
 package bot
 
 import (
-	"context"
 	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
+	"github.com/blockmate/blockmate/internal/testctx"
 )
 
 // The scripted server lives in bot/internal/fakeserver, shared with the
@@ -21,7 +21,7 @@ func jsonOf(v any) string { return fakeserver.JSON(v) }
 // attached, and leaves when the test ends.
 func dialFake(t *testing.T, port int, proto int32, rec *fakeserver.Recorder, opts Options) (*world, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	w, err := connect(ctx, testLog(), rec.Emit, "127.0.0.1", port, "Theo", proto, "test", opts)
 	if err == nil {

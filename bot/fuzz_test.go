@@ -10,15 +10,58 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/metadata"
 	"github.com/blockmate/blockmate/bot/wire"
+	blocks "github.com/blockmate/blockmate/bot/world"
 )
 
 // fuzzWorld is a world with every feature attached over a connection
-// whose writes vanish.
+// whose writes vanish, configured (dimension types, biomes) and logged in,
+// so that chunk data is decoded.
 func fuzzWorld(proto int32) *world {
 	a, b := net.Pipe()
 	go func() { _, _ = io.Copy(io.Discard, b) }()
-	return attach(a, codec.For(proto), testLog(), nil, "Theo", "127.0.0.1", 25565, Options{Clock: core.NewManualClock(time.Unix(1_700_000_000, 0))})
+	w := attach(a, codec.For(proto), testLog(), nil, "Theo", "127.0.0.1", 25565, Options{Clock: core.NewManualClock(time.Unix(1_700_000_000, 0))})
+	// The writer is in play, as after a real login, so that handlers may
+	// send.
+	if err := w.s.SwitchAfter(mcdata.ServerboundHandshakeSetProtocol, nil, mcdata.StatePlay); err != nil {
+		panic(err)
+	}
+	for _, body := range fuzzSetup(proto) {
+		if err := w.s.Route(body.p, body.b); err != nil {
+			panic(err)
+		}
+	}
+	return w
+}
+
+type packetBody struct {
+	p mcdata.Packet
+	b []byte
+}
+
+// fuzzSetup is the registries and the login every fuzzed world starts
+// with.
+func fuzzSetup(proto int32) []packetBody {
+	var dims, biomes wire.Writer
+	dims.String("minecraft:dimension_type")
+	dims.VarInt(int32(len(fakeserver.DimensionTypes)))
+	for _, d := range fakeserver.DimensionTypes {
+		dims.String(d.Name)
+		dims.Bool(true)
+		fakeserver.NBTInts(&dims, map[string]int32{"min_y": d.MinY, "height": d.Height})
+	}
+	biomes.String("minecraft:worldgen/biome")
+	biomes.VarInt(int32(len(fakeserver.Biomes)))
+	for _, b := range fakeserver.Biomes {
+		biomes.String(b)
+		biomes.Bool(false)
+	}
+	return []packetBody{
+		{mcdata.ClientboundConfigRegistryData, dims.Bytes()},
+		{mcdata.ClientboundConfigRegistryData, biomes.Bytes()},
+		{mcdata.ClientboundPlayLogin, fakeserver.LoginBody(proto, 42, 4)},
+	}
 }
 
 // FuzzPacket feeds arbitrary payloads to the handlers of every clientbound
@@ -65,6 +108,11 @@ func FuzzPacket(f *testing.F) {
 			"no": map[string]any{"label": "n", "action": map[string]any{"type": "minecraft:custom", "id": "x:y", "payload": map[string]any{"a": int8(1)}}}}
 		seed(vi, mcdata.ClientboundPlayShowDialog, func(w *wire.Writer) { w.VarInt(0); _ = w.NBT(dialog) })
 		seed(vi, mcdata.ClientboundConfigShowDialog, func(w *wire.Writer) { _ = w.NBT(dialog) })
+		// Digging: the bot's own haste (entity 42, the login's) and its
+		// removal, a block_changed_ack.
+		seed(vi, mcdata.ClientboundPlayEntityEffect, func(w *wire.Writer) { w.VarInt(42); w.VarInt(2); w.VarInt(1); w.VarInt(-1); w.Byte(6) })
+		seed(vi, mcdata.ClientboundPlayRemoveEntityEffect, func(w *wire.Writer) { w.VarInt(42); w.VarInt(2) })
+		seed(vi, mcdata.ClientboundPlayAcknowledgePlayerDigging, func(w *wire.Writer) { w.VarInt(7) })
 		seed(vi, mcdata.ClientboundConfigCodeOfConduct, func(w *wire.Writer) { w.String("Be nice.") })
 		seed(vi, mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) {
 			w.Int64(1)
@@ -103,6 +151,46 @@ func FuzzPacket(f *testing.F) {
 		})
 		seed(vi, mcdata.ClientboundPlaySetCursorItem, func(w *wire.Writer) { w.VarInt(1); w.VarInt(1); w.VarInt(0); w.VarInt(0) })
 		seed(vi, mcdata.ClientboundPlayOpenWindow, func(w *wire.Writer) { w.VarInt(3); w.VarInt(2); fakeserver.NBTString(w, "Chest") })
+
+		// The world and entity packets.
+		proto := int32(releases[vi].Protocol)
+		g := mcdata.Game(proto)
+		seed(vi, mcdata.ClientboundPlayMapChunk, func(w *wire.Writer) {
+			stone := g.BlockByName("stone").DefaultState
+			c := fakeserver.Column(proto, 0, 0, 1, func(x, y, z int) mcdata.StateID {
+				if y < 0 || (x+z)%5 == 0 && y < 10 {
+					return stone
+				}
+				return 0
+			})
+			c.BlockEntities = []blocks.BlockEntity{{Pos: blocks.BlockPos{X: 1, Y: 2, Z: 3}, Type: 1, NBT: []byte{10, 0}}}
+			w.Raw(blocks.AppendChunk(nil, c, fakeserver.OverworldLayout(proto)))
+		})
+		seed(vi, mcdata.ClientboundPlayMultiBlockChange, func(w *wire.Writer) { w.Int64(0); w.VarInt(2); w.VarLong(1<<12 | 0x123); w.VarLong(5 << 12) })
+		seed(vi, mcdata.ClientboundPlayBlockChange, func(w *wire.Writer) { w.Int64(64); w.VarInt(1) })
+		seed(vi, mcdata.ClientboundPlayUnloadChunk, func(w *wire.Writer) { w.Int32(0); w.Int32(0) })
+		seed(vi, mcdata.ClientboundPlayUpdateViewPosition, func(w *wire.Writer) { w.VarInt(3); w.VarInt(-3) })
+		seed(vi, mcdata.ClientboundPlaySpawnEntity, func(w *wire.Writer) {
+			w.Raw(fakeserver.SpawnBody(proto, 5, [16]byte{5}, g.EntityByName("item").ID, 1, 64, 1))
+		})
+		seed(vi, mcdata.ClientboundPlayEntityMetadata, func(w *wire.Writer) {
+			w.VarInt(5)
+			w.Byte(8)
+			names, _ := metadata.TypeNames(proto)
+			for i, n := range names {
+				if n == "item_stack" {
+					w.VarInt(int32(i))
+				}
+			}
+			w.VarInt(1)
+			w.VarInt(1)
+			w.VarInt(0)
+			w.VarInt(0)
+			w.Byte(0xff)
+		})
+		seed(vi, mcdata.ClientboundPlayEntityTeleport, func(w *wire.Writer) { w.VarInt(5); w.Raw(make([]byte, 60)) })
+		seed(vi, mcdata.ClientboundPlaySetPassengers, func(w *wire.Writer) { w.VarInt(5); w.VarInt(1); w.VarInt(5) })
+		seed(vi, mcdata.ClientboundPlayBundleDelimiter, func(w *wire.Writer) {})
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) < 2 {

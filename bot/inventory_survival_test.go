@@ -1,14 +1,13 @@
 package bot_test
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
@@ -40,14 +39,18 @@ func TestInventorySurvival(t *testing.T) {
 	}
 	bin := sidecartest.Build(t)
 	for _, version := range []string{"1.21.1", "1.21.3", "1.21.4"} {
-		t.Run(version, func(t *testing.T) { inventorySurvival(t, bin, version) })
+		t.Run(version, func(t *testing.T) {
+			// Each version has its own server and sidecar.
+			t.Parallel()
+			inventorySurvival(t, bin, version)
+		})
 	}
 }
 
 func inventorySurvival(t *testing.T, bin, version string) {
 	srv := peertest.StartSurvivalServer(t, peertest.SurvivalOptions{Version: version})
 	sc := sidecartest.Start(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if r := sc.Call(ctx, "mc_join", map[string]any{"port": srv.Port, "username": "Theo"}); !r.OK {
 		t.Fatalf("mc_join: %s\n%s", r.Error, sc.Stderr())
@@ -60,15 +63,16 @@ func inventorySurvival(t *testing.T, bin, version string) {
 		}
 		return inv
 	}
+	// agree asks again until the bot's view is the server's; the last two
+	// views say what differed if they never agree.
 	agree := func(after string) invResult {
 		t.Helper()
-		actx, stop := context.WithTimeout(ctx, 10*time.Second)
-		defer stop()
+		last := "nothing yet"
 		for {
 			ours := inventory()
 			var theirs survivalInventory
-			if err := srv.Query(actx, &theirs, "inventory", "Theo"); err != nil {
-				t.Fatalf("after %s: the server's inventory: %v", after, err)
+			if err := srv.Query(ctx, &theirs, "inventory", "Theo"); err != nil {
+				t.Fatalf("after %s: the server's inventory: %v; last seen: %s", after, err, last)
 			}
 			var parts []string
 			for _, s := range theirs.Slots {
@@ -77,12 +81,11 @@ func inventorySurvival(t *testing.T, bin, version string) {
 				}
 			}
 			sort.Strings(parts)
-			b := strings.Join(parts, " ")
-			if a := slotsOf(ours); a == b && ours.HeldSlot == theirs.HeldSlot && theirs.Carried == nil {
+			a, b := slotsOf(ours), strings.Join(parts, " ")
+			if a == b && ours.HeldSlot == theirs.HeldSlot && theirs.Carried == nil {
 				return ours
-			} else if actx.Err() != nil {
-				t.Fatalf("after %s the bot has %s (held %d), the server %s (held %d, carried %v)", after, a, ours.HeldSlot, b, theirs.HeldSlot, theirs.Carried)
 			}
+			last = fmt.Sprintf("the bot has %s (held %d), the server %s (held %d, carried %v)", a, ours.HeldSlot, b, theirs.HeldSlot, theirs.Carried)
 		}
 	}
 	give := func(item string, count int) {

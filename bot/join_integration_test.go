@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
@@ -151,7 +151,7 @@ func testJoin(t *testing.T, bin string, run matrixRun) {
 		alex = peertest.StartBarePlayer(t, srv, "alex")
 	}
 	sc := sidecartest.Start(t, bin, "--log-level", "debug")
-	ctx, cancel := context.WithTimeout(context.Background(), stayFor(t)+4*time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 
 	joins := 0
@@ -372,7 +372,7 @@ func TestJoinNewerRelease(t *testing.T) {
 	bin := sidecartest.Build(t)
 	srv := peertest.StartStatusOnlyServer(t, peertest.StatusOnlyOptions{MOTD: "A newer world"})
 	sc := sidecartest.Start(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	advice := mcversion.Advice("26.3", 777)
 	var ping struct {

@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"net"
+	"sort"
 	"strconv"
 	"time"
 
@@ -34,6 +35,21 @@ type Status struct {
 	GameMode      string                 `json:"gameMode,omitempty"`
 	PlayersOnline *int                   `json:"players_online,omitempty"`
 	Task          []protocol.RunningCall `json:"task"`
+	// Movement is the walk the bot's body is on (mc_goto, mc_goto_player,
+	// mc_follow, a skill's walk), absent while it stands.
+	Movement *MovementTask `json:"movement,omitempty"`
+	// Sleeping is true while the server shows the bot asleep in a bed
+	// (mc_sleep); Bed is that bed, once the server has said where.
+	Sleeping bool  `json:"sleeping,omitempty"`
+	Bed      *Vec3 `json:"bed,omitempty"`
+
+	// Biome is the biome the bot stands in, once its chunk is loaded.
+	Biome string `json:"biome,omitempty"`
+	// PlayersInSight are the other players the bot sees, nearest first
+	// (their names are written by players: untrusted).
+	PlayersInSight []PlayerInSight `json:"players_in_sight,omitempty"`
+	// World is what the bot holds of the world.
+	World *WorldFigures `json:"world,omitempty"`
 
 	Username   string   `json:"username,omitempty"`
 	MaxHealth  *float64 `json:"max_health,omitempty"`
@@ -60,6 +76,16 @@ type Status struct {
 	// LastDisconnect is how the bot's last connection ended, when it is in
 	// no world now.
 	LastDisconnect *Disconnect `json:"last_disconnect,omitempty"`
+}
+
+// MovementTask is the walk in progress: its kind ("goto", "goto_player",
+// "follow", "go_near"), the goal, and the steps of its path walked and
+// left.
+type MovementTask struct {
+	Kind   string `json:"kind"`
+	Goal   Vec3   `json:"goal"`
+	Walked int    `json:"walked"`
+	Left   int    `json:"left"`
 }
 
 // StatusItem is a stack by item name and count.
@@ -102,6 +128,27 @@ func statusInventory(v inventory.View) *StatusInventory {
 		out.Hotbar[i] = statusItem(v.Slots[inventory.HotbarSlot(i)])
 	}
 	return out
+}
+
+// PlayerInSight is another player the bot sees.
+type PlayerInSight struct {
+	Username string  `json:"username"`
+	Distance float64 `json:"distance"`
+	Position Vec3    `json:"position"`
+}
+
+// WorldFigures are what the bot holds of the world: loaded chunk columns,
+// the memory their blocks take (an estimate of the store's own bytes, not
+// the process's), the server's view distance and the entities it knows.
+type WorldFigures struct {
+	ChunksLoaded int `json:"chunks_loaded"`
+	MemoryBytes  int `json:"memory_bytes"`
+	ViewDistance int `json:"view_distance"`
+	Entities     int `json:"entities"`
+	// Unreadable counts chunks the bot could not read, with the last
+	// reason; absent when every chunk was read.
+	Unreadable int    `json:"unreadable_chunks,omitempty"`
+	LastError  string `json:"last_error,omitempty"`
 }
 
 // Disconnect is the end of a connection: why, and when (RFC 3339, UTC).
@@ -166,10 +213,34 @@ func (b *Client) Status(task []protocol.RunningCall) Status {
 	if p, ok := w.players.Self(); ok && p.HasPing {
 		out.LatencyMS = ptr(int64(p.PingMS))
 	}
+	if t, ok := w.body.Task(); ok {
+		out.Movement = &MovementTask{Kind: t.Kind, Goal: t.Goal.Round(), Walked: t.Walked, Left: t.Left}
+	}
 	inv := w.inv.View()
 	out.HeldItem, out.Inventory = statusItem(inv.Held()), statusInventory(inv)
 	if me.Dead {
 		out.Dead, out.State, out.NextStep = true, "dead", nextStepDead
+	}
+	if me.Sleeping {
+		out.Sleeping = true
+		if me.HasBed {
+			out.Bed = &Vec3{X: float64(me.Bed.X), Y: float64(me.Bed.Y), Z: float64(me.Bed.Z)}
+		}
+	}
+	out.Biome, _ = w.blocks.BiomeAt(w.feet())
+	for _, p := range w.players.List() {
+		if p.IsSelf {
+			continue
+		}
+		if e, d, ok := w.playerInSight(p.UUID); ok {
+			out.PlayersInSight = append(out.PlayersInSight, PlayerInSight{p.Name, round1(d), e.Position.Round()})
+		}
+	}
+	sort.Slice(out.PlayersInSight, func(i, j int) bool { return out.PlayersInSight[i].Distance < out.PlayersInSight[j].Distance })
+	ws := w.blocks.Stats()
+	out.World = &WorldFigures{ChunksLoaded: ws.Columns, MemoryBytes: ws.Bytes, ViewDistance: ws.ViewRadius, Entities: w.entities.Len(), Unreadable: ws.Unreadable}
+	if ws.Unreadable > 0 || !w.blocks.Dimension().Known {
+		out.World.LastError = ws.LastError
 	}
 	return out
 }

@@ -70,8 +70,19 @@ func (b *Client) register(c *protocol.Catalog, host Host) {
 	b.host = host
 	b.registerConnection(c, host)
 	b.registerPerception(c)
+	b.registerWorld(c)
+	b.registerMap(c)
 	b.registerChat(c)
 	b.registerInventory(c)
+	b.registerCraft(c)
+	b.registerEat(c)
+	b.registerChest(c)
+	b.registerCombat(c)
+	b.registerSmelt(c)
+	b.registerGive(c)
+	b.registerDig(c)
+	b.registerMovement(c)
+	b.registerSleep(c)
 }
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }

@@ -236,14 +236,11 @@ func (b *Client) registerInventory(c *protocol.Catalog) {
 		},
 		Effect: protocol.Write,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
-			w, err := b.world()
+			w, err := b.aliveWorld("equip anything")
 			if err != nil {
 				return nil, err
 			}
-			if w.self.Snapshot().Dead {
-				return nil, errors.New("the bot is dead and cannot equip anything: call mc_respawn first")
-			}
-			name, err := inventory.ResolveItem(w.inv.Game(), a.String("item"))
+			name, err := w.itemArg(a, "item")
 			if err != nil {
 				return nil, err
 			}
@@ -279,14 +276,11 @@ func (b *Client) registerInventory(c *protocol.Catalog) {
 		},
 		Effect: protocol.Destructive,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
-			w, err := b.world()
+			w, err := b.aliveWorld("drop anything")
 			if err != nil {
 				return nil, err
 			}
-			if w.self.Snapshot().Dead {
-				return nil, errors.New("the bot is dead and cannot drop anything: call mc_respawn first")
-			}
-			name, err := inventory.ResolveItem(w.inv.Game(), a.String("item"))
+			name, err := w.itemArg(a, "item")
 			if err != nil {
 				return nil, err
 			}
@@ -322,4 +316,10 @@ func slotName(s int) string {
 		return "off_hand"
 	}
 	return "hand"
+}
+
+// itemArg resolves the tool argument key, an item's name as a person
+// writes it, to the item's registry name in this version.
+func (w *world) itemArg(a protocol.Args, key string) (string, error) {
+	return inventory.ResolveItem(w.inv.Game(), a.String(key))
 }

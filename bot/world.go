@@ -6,19 +6,26 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/Tnze/go-mc/offline"
 
 	"github.com/blockmate/blockmate/bot/codec"
+	"github.com/blockmate/blockmate/bot/combat"
 	"github.com/blockmate/blockmate/bot/core"
+	"github.com/blockmate/blockmate/bot/dig"
+	"github.com/blockmate/blockmate/bot/entity"
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/link"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/move"
 	"github.com/blockmate/blockmate/bot/players"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/self"
+	"github.com/blockmate/blockmate/bot/skill"
 	"github.com/blockmate/blockmate/bot/talk"
+	"github.com/blockmate/blockmate/bot/worldfeat"
 )
 
 // Options tune the bot's sessions.
@@ -43,6 +50,27 @@ type world struct {
 	players *players.Players
 	talk    *talk.Talk
 	inv     *inventory.Inventory
+	// blocks is the world feature (chunks, blocks, biomes, the dimension),
+	// entities the entity feature.
+	blocks   *worldfeat.World
+	entities *entity.Entities
+	// skills are crafting, smelting, eating, chests and giving.
+	skills *skill.Skills
+	// combat is mc_attack and mc_defend.
+	combat *combat.Combat
+	// dig is digging, placing, using blocks, collecting and picking up.
+	dig *dig.Dig
+	// body moves the bot: physics on the tick, walks, the head's turns;
+	// the only sender of movement packets.
+	body *move.Mover
+	// waitedForChunks is set once a world tool has waited for the first
+	// chunks.
+	waitedForChunks atomic.Bool
+	// mapView is mc_map's memory of the columns it read last.
+	mapView mapState
+	// route, once the movement feature sets it, tells mc_map the path the
+	// bot walks and its goal; nil until then.
+	route routeFunc
 
 	host    string
 	port    int
@@ -63,6 +91,15 @@ func attach(nc net.Conn, cd *codec.Codec, log *slog.Logger, emit func(string, st
 	w.players = players.Attach(s)
 	w.talk = talk.Attach(s, w.reg)
 	w.inv = inventory.Attach(s)
+	w.blocks = worldfeat.Attach(s, w.reg, w.self)
+	w.entities = entity.Attach(s, w.players, w.self, entity.Options{})
+	w.body = move.Attach(s, w.self, w.blocks)
+	w.skills = skill.Attach(s, w.inv, w.self, w.blocks, w.entities, w.body)
+	w.combat = combat.Attach(s, w.inv, w.self, w.entities, w.body)
+	w.self.SetAttackerType(attackerType(w.entities))
+	w.dig = dig.Attach(s, w.reg, w.self, w.blocks, w.inv, w.entities, w.body)
+	w.body.SetHands(w.dig)
+	w.route = walkRoute(w.body)
 	return w
 }
 

@@ -4,7 +4,6 @@ package lan
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/lan/netnstest"
 )
 
@@ -166,7 +166,7 @@ func avahiWorld(t *testing.T) (ns *netnstest.NS, host string, port int) {
 	// a loaded one), so discovery's 1.5 s status ping could time out on
 	// that, which is not what these tests are about: ask it once first,
 	// with all the time it needs.
-	warm, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	warm, cancel := testctx.New(t)
 	defer cancel()
 	if _, err := Ping(warm, "127.0.0.1", srv.Port); err != nil {
 		t.Fatalf("flying-squid did not answer its first status ping: %v", err)
@@ -209,7 +209,7 @@ func TestSidecarFindsAvahiWorld(t *testing.T) {
 		t.Errorf("next_step = %q\nwant it to start %q", r.NextStep, want)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	reply := sc.Call(ctx, "mc_join", map[string]any{"host": w.Host, "port": w.Port, "username": "Theo"})
 	var joined struct {

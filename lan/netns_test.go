@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/mdns"
 
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol"
 )
@@ -87,7 +88,7 @@ func nsConfig(ns *netnstest.NS) ListenConfig {
 
 func firstSighting(t *testing.T, l *Listener, match func(Sighting) bool) Sighting {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	got := make(chan Sighting, 1)
 	go func() {

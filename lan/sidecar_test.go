@@ -3,7 +3,6 @@
 package lan
 
 import (
-	"context"
 	"encoding/json"
 	"net"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/hashicorp/mdns"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
@@ -31,7 +31,7 @@ func startSidecarIn(t *testing.T, ns *netnstest.NS) *sidecartest.Sidecar {
 
 func discoverVia(t *testing.T, sc *sidecartest.Sidecar, args any) (DiscoverResult, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	reply := sc.Call(ctx, "mc_discover_lan", args)
 	if !reply.OK {
@@ -156,7 +156,7 @@ func TestSidecarStopDiscoveryAndPing(t *testing.T) {
 	dead := deadPort(t, ns)
 	silent := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{silent: true})
 	sc := startSidecarIn(t, ns)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if r := sc.Call(ctx, "mc_wait", map[string]any{"ms": 0}); !r.OK { // the sidecar is up
 		t.Fatalf("mc_wait: %s", r.Raw)
@@ -240,7 +240,7 @@ func TestSidecarDiscoversMDNSWorld(t *testing.T) {
 // TestPingFlyingSquid pings a real server: flying-squid from the test peers.
 func TestPingFlyingSquid(t *testing.T) {
 	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4", MOTD: "§aLAN test world"})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	st, err := Ping(ctx, srv.Host, srv.Port)
 	if err != nil {
@@ -284,7 +284,7 @@ func TestDiscoverThenJoin(t *testing.T) {
 	}
 	w := r.Worlds[0]
 	t.Logf("discovered: %s", raw)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	reply := sc.Call(ctx, "mc_join", map[string]any{"host": w.Host, "port": w.Port, "username": "Theo"})
 	var joined struct {
@@ -304,7 +304,7 @@ func TestDiscoverThenJoin(t *testing.T) {
 func hasTool(t *testing.T, bin, name string) bool {
 	t.Helper()
 	sc := sidecartest.Start(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	reply := sc.Call(ctx, "mc_list_tools", map[string]any{})
 	var list struct {

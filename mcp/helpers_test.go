@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/mcp"
 	"github.com/blockmate/blockmate/protocol"
 )
@@ -211,7 +212,7 @@ func connectHTTP(t *testing.T, ctx context.Context, srv *httptest.Server, token,
 }
 
 func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := testctx.New(t)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -1,10 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -47,13 +48,20 @@ func NewToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
-// HTTPHandler serves MCP at Path. It refuses, before the SDK sees the
-// request, a foreign Origin (a web page reaching a local server through DNS
-// rebinding) and a missing or wrong bearer token. Then a request that
-// declares protocol 2026-07-28 or later goes to a stateless handler, and
-// any other (the 2025 handshake and its sessions) to a stateful one; both
-// serve the same Server. The token is compared in constant time and never
-// logged.
+// HTTPHandler serves MCP at Path. It refuses, before MCP sees the request,
+// a foreign Origin or Host (a web page reaching a local server through DNS
+// rebinding) and a missing or wrong bearer token; the token is compared in
+// constant time and never logged. Then a request that declares protocol
+// 2026-07-28 or later is served without a session, and any other (the 2025
+// handshake and its sessions) within its session.
+//
+// The requests clients send all the time (the 2025 handshake, everything
+// within a session it opened, and 2026-07-28 tool calls and listings) are
+// served by blockmate's own Streamable HTTP handling (httpHandler), which
+// costs a fraction of the SDK's; the SDK's StreamableHTTPHandler serves the
+// rest, so that every corner of the protocol keeps the SDK's behaviour:
+// subscriptions/listen and server/discover, JSON-RPC batches outside a
+// session, and anything malformed, which it answers with its error.
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	if opts.Token == "" {
 		panic("mcp: HTTPHandler needs a token")
@@ -63,39 +71,33 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	}
 	sdkLog := s.sdkLog
 	getServer := func(*http.Request) *sdk.Server { return s.sdk }
-	stateful := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLog, SessionTimeout: opts.SessionTimeout})
-	stateless := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{
-		Logger:    sdkLog,
-		Stateless: true,
-		// In 2026-07-28 the POST is the whole call: a client that drops it
-		// has cancelled the call.
-		PropagateRequestCancellation: true,
-	})
-	want := sha256.Sum256([]byte(opts.Token))
+	h := &httpHandler{
+		s:        s,
+		opts:     opts,
+		want:     sha256.Sum256([]byte(opts.Token)),
+		stateful: sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLog, SessionTimeout: opts.SessionTimeout}),
+		stateless: sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{
+			Logger:    sdkLog,
+			Stateless: true,
+			// In 2026-07-28 the POST is the whole call: a client that drops it
+			// has cancelled the call.
+			PropagateRequestCancellation: true,
+		}),
+		versions: map[string]bool{},
+		sessions: map[string]*httpSession{},
+	}
+	for _, v := range sdk.SupportedProtocolVersions() {
+		h.versions[v] = true
+	}
+	h.paramHeaderTools = map[string]bool{}
+	for _, t := range s.d.Catalog().Tools() {
+		if raw, err := json.Marshal(describeTool(t).InputSchema); err == nil && bytes.Contains(raw, []byte("x-mcp-header")) {
+			h.paramHeaderTools[t.Name] = true
+		}
+	}
+	s.addCloser(h.closeAll)
 	mux := http.NewServeMux()
-	mux.HandleFunc(Path, func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, r.Host, opts.AllowRemote) {
-			http.Error(w, "Forbidden: blockmate's MCP endpoint does not answer web pages (Origin "+quoteShort(origin)+"); connect from an MCP client instead.", http.StatusForbidden)
-			return
-		}
-		got, ok := bearer(r.Header.Get("Authorization"))
-		gotSum := sha256.Sum256([]byte(got))
-		if subtle.ConstantTimeCompare(gotSum[:], want[:]) != 1 || !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="blockmate"`)
-			http.Error(w, "Unauthorized: send the header \"Authorization: Bearer TOKEN\" with the token blockmate printed when it started (or the one given with --token / BLOCKMATE_MCP_TOKEN).", http.StatusUnauthorized)
-			return
-		}
-		if r.Method == http.MethodDelete {
-			// The client ends its session: the SDK waits for the session's
-			// calls before it closes it, so stop them first.
-			s.endSession(r.Header.Get("Mcp-Session-Id"))
-		}
-		if v := r.Header.Get("Mcp-Protocol-Version"); v >= statelessFrom {
-			stateless.ServeHTTP(w, r)
-			return
-		}
-		stateful.ServeHTTP(w, r)
-	})
+	mux.Handle(Path, h)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Not found: blockmate serves MCP at "+Path+".", http.StatusNotFound)
 	})

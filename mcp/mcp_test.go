@@ -277,9 +277,25 @@ func TestClientCancelsACall(t *testing.T) {
 		if err := <-answered; !errors.Is(err, context.Canceled) {
 			t.Errorf("the client's CallTool returned %v, want its cancellation", err)
 		}
+		// The dispatcher reports a call finished a moment before it leaves
+		// the running list: the cancelled call may still be listed then,
+		// but only as cancelled, and the bystander must run on untouched.
 		running := f.d.Running()
-		if len(running) != 1 || fmt.Sprintf("%q", running[0].ID) != bystanderID {
-			t.Errorf("after cancelling one call, running = %+v; want only the bystander %s", running, bystanderID)
+		bystanderRuns := false
+		for _, rc := range running {
+			switch fmt.Sprintf("%q", rc.ID) {
+			case bystanderID:
+				bystanderRuns = !rc.Cancelled
+			case id:
+				if !rc.Cancelled {
+					t.Errorf("the cancelled call still runs uncancelled: %+v", rc)
+				}
+			default:
+				t.Errorf("after cancelling one call, another runs: %+v", rc)
+			}
+		}
+		if !bystanderRuns {
+			t.Errorf("after cancelling one call, running = %+v; want the bystander %s still running", running, bystanderID)
 		}
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "mc_wait", Arguments: map[string]any{"ms": 0}})
 		if err != nil || res.IsError {

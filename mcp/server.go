@@ -74,6 +74,14 @@ type Server struct {
 
 	events *eventLog
 
+	// exchanges are the HTTP exchanges of requests being handled, by the
+	// RequestExtra blockmate's HTTP handling gave each request (see
+	// middleware).
+	exchanges sync.Map // *sdk.RequestExtra → *exchange
+	// closers end what HTTP handlers keep open (sessions) when the server
+	// closes.
+	closers []func()
+
 	stopEvents func()
 	eventsDone chan struct{}
 }
@@ -118,10 +126,24 @@ func New(d *protocol.Dispatcher, opts Options) *Server {
 // SDK returns the SDK server, for transports.
 func (s *Server) SDK() *sdk.Server { return s.sdk }
 
-// Close stops listening to events. Sessions end with their transports.
+// Close stops listening to events and ends the sessions of its HTTP
+// handlers. Other sessions end with their transports.
 func (s *Server) Close() {
+	s.mu.Lock()
+	closers := s.closers
+	s.closers = nil
+	s.mu.Unlock()
+	for _, close := range closers {
+		close()
+	}
 	s.stopEvents()
 	<-s.eventsDone
+}
+
+func (s *Server) addCloser(close func()) {
+	s.mu.Lock()
+	s.closers = append(s.closers, close)
+	s.mu.Unlock()
 }
 
 // describeTool turns a catalog entry into an MCP tool: the catalog's name,
@@ -290,6 +312,13 @@ func (s *Server) routeProgress(ev protocol.Event) {
 // 2025 handshake.
 func (s *Server) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		// A request that came over blockmate's HTTP handling: what its
+		// handler sends meanwhile (progress) goes out on its HTTP response.
+		if extra := req.GetExtra(); extra != nil {
+			if ex, ok := s.exchanges.Load(extra); ok {
+				ctx = context.WithValue(ctx, exchangeKey{}, ex)
+			}
+		}
 		switch method {
 		case "tools/call":
 			if call, ok := req.(*sdk.CallToolRequest); ok && call.Params != nil {

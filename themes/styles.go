@@ -52,6 +52,13 @@ type Styles struct {
 		Refused lipgloss.Style
 	}
 
+	// Map draws the top-down map: its terrain by class, the bot, other
+	// players, hostile mobs, the path being walked and its goal.
+	Map struct {
+		Grass, Dirt, Sand, Stone, Water, Lava, Leaves, Wood, Snow, Ice, Nether, Mineral, Plant, Built, Other lipgloss.Style
+		Bot, Player, Hostile, Path, Goal                                                                     lipgloss.Style
+	}
+
 	Help help.Styles
 	// Doc is the text of the full help and the detail view.
 	Doc, DocHeading lipgloss.Style
@@ -149,6 +156,23 @@ func New(t Theme) *Styles {
 	if p.Selection == nil {
 		s.Input.Refused = fg(p.Bad).Underline(true)
 	}
+
+	tr := p.Terrain
+	for _, t := range []struct {
+		st  *lipgloss.Style
+		col lipgloss.TerminalColor
+	}{
+		{&s.Map.Grass, tr.Grass}, {&s.Map.Dirt, tr.Dirt}, {&s.Map.Sand, tr.Sand}, {&s.Map.Stone, tr.Stone}, {&s.Map.Water, tr.Water},
+		{&s.Map.Lava, tr.Lava}, {&s.Map.Leaves, tr.Leaves}, {&s.Map.Wood, tr.Wood}, {&s.Map.Snow, tr.Snow}, {&s.Map.Ice, tr.Ice},
+		{&s.Map.Nether, tr.Nether}, {&s.Map.Mineral, tr.Mineral}, {&s.Map.Plant, tr.Plant}, {&s.Map.Built, tr.Built}, {&s.Map.Other, tr.Other},
+	} {
+		*t.st = fg(t.col)
+	}
+	s.Map.Bot = fg(p.Accent).Bold(true)
+	s.Map.Player = fg(p.Info).Bold(true)
+	s.Map.Hostile = fg(p.Bad).Bold(true)
+	s.Map.Path = fg(p.Warn)
+	s.Map.Goal = fg(p.Warn).Bold(true)
 
 	s.Help = help.Styles{
 		ShortKey:       fg(p.Accent).Bold(bold),

@@ -34,6 +34,33 @@ type Palette struct {
 	// Chat lists the sixteen named Minecraft text colours, by their names in
 	// chat components ("dark_red", "gold", …).
 	Chat16 map[string]lipgloss.TerminalColor
+	// Terrain colours the map's terrain classes.
+	Terrain Terrain
+}
+
+// Terrain is a colour per class of the map's terrain (mc_map's legend).
+type Terrain struct {
+	Grass, Dirt, Sand, Stone, Water, Lava, Leaves, Wood, Snow, Ice, Nether, Mineral, Plant, Built, Other lipgloss.TerminalColor
+}
+
+// terrain256 are the map's colours on a dark or transparent background,
+// near the game's own map colours.
+var terrain256 = Terrain{
+	Grass: c("70"), Dirt: c("137"), Sand: c("186"), Stone: c("246"), Water: c("33"), Lava: c("202"), Leaves: c("28"),
+	Wood: c("130"), Snow: c("255"), Ice: c("153"), Nether: c("124"), Mineral: c("220"), Plant: c("107"), Built: c("180"), Other: c("250"),
+}
+
+// terrainLight are the same, deeper, to read on a light background.
+var terrainLight = Terrain{
+	Grass: c("28"), Dirt: c("94"), Sand: c("136"), Stone: c("241"), Water: c("26"), Lava: c("166"), Leaves: c("22"),
+	Wood: c("94"), Snow: c("250"), Ice: c("31"), Nether: c("88"), Mineral: c("172"), Plant: c("64"), Built: c("130"), Other: c("240"),
+}
+
+// terrain16 uses only the sixteen basic colours, for high contrast.
+var terrain16 = Terrain{
+	Grass: ac("2", "10"), Dirt: ac("3", "3"), Sand: ac("3", "11"), Stone: ac("0", "7"), Water: ac("4", "12"), Lava: ac("1", "9"),
+	Leaves: ac("2", "2"), Wood: ac("3", "3"), Snow: ac("0", "15"), Ice: ac("6", "14"), Nether: ac("1", "1"), Mineral: ac("3", "11"),
+	Plant: ac("2", "10"), Built: ac("0", "15"), Other: ac("0", "15"),
 }
 
 // Glyphs are the symbols a theme draws with. The streamer theme uses wide,
@@ -92,7 +119,7 @@ var Dark = Theme{
 	Palette: Palette{
 		Bar: c("236"), BarText: c("252"), Text: c("252"), Muted: c("243"), Accent: c("86"), Border: c("238"), Focus: c("62"),
 		Selection: c("236"), Good: c("42"), Warn: c("214"), Bad: c("203"), Info: c("39"),
-		Chat: c("230"), Heart: c("196"), Food: c("172"), XP: c("148"), Chat16: minecraft16,
+		Chat: c("230"), Heart: c("196"), Food: c("172"), XP: c("148"), Chat16: minecraft16, Terrain: terrain256,
 	},
 	Glyphs: standardGlyphs,
 }
@@ -104,7 +131,7 @@ var Light = Theme{
 	Palette: Palette{
 		Bar: c("254"), BarText: c("235"), Text: c("235"), Muted: c("244"), Accent: c("30"), Border: c("250"), Focus: c("63"),
 		Selection: c("254"), Good: c("28"), Warn: c("130"), Bad: c("160"), Info: c("25"),
-		Chat: c("94"), Heart: c("160"), Food: c("130"), XP: c("64"), Chat16: minecraft16,
+		Chat: c("94"), Heart: c("160"), Food: c("130"), XP: c("64"), Chat16: minecraft16, Terrain: terrainLight,
 	},
 	Glyphs: standardGlyphs,
 }
@@ -118,7 +145,7 @@ var HighContrast = Theme{
 		Text: ac("0", "15"), Muted: ac("0", "15"), Accent: ac("4", "14"), Border: ac("0", "15"), Focus: ac("4", "11"),
 		Selection: ac("11", "4"), Good: ac("2", "10"), Warn: ac("3", "11"), Bad: ac("1", "9"), Info: ac("4", "14"),
 		Chat: ac("0", "15"), Heart: ac("1", "9"), Food: ac("3", "11"), XP: ac("2", "10"),
-		Chat16: map[string]lipgloss.TerminalColor{},
+		Chat16: map[string]lipgloss.TerminalColor{}, Terrain: terrain16,
 	},
 	Glyphs: Glyphs{
 		HeartFull: "♥", HeartHalf: "♥", HeartEmpty: "·",
@@ -142,7 +169,7 @@ var Streamer = Theme{
 	Palette: Palette{
 		BarText: c("15"), Text: c("15"), Muted: c("250"), Accent: c("14"), Border: c("245"), Focus: c("14"),
 		Good: c("10"), Warn: c("11"), Bad: c("9"), Info: c("14"),
-		Chat: c("15"), Heart: c("9"), Food: c("214"), XP: c("10"), Chat16: minecraft16,
+		Chat: c("15"), Heart: c("9"), Food: c("214"), XP: c("10"), Chat16: minecraft16, Terrain: terrain256,
 	},
 	Glyphs: Glyphs{
 		HeartFull: "█ ", HeartHalf: "▌ ", HeartEmpty: "░ ",

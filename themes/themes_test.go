@@ -64,3 +64,24 @@ func TestSegmentColours(t *testing.T) {
 		t.Fatal("bold segments should be bold")
 	}
 }
+
+// TestEveryThemeColoursTheMap: each theme gives every terrain class of the
+// map a colour of its own kind (none left to the terminal's default).
+func TestEveryThemeColoursTheMap(t *testing.T) {
+	for _, th := range All {
+		tr := th.Palette.Terrain
+		for i, col := range []lipgloss.TerminalColor{tr.Grass, tr.Dirt, tr.Sand, tr.Stone, tr.Water, tr.Lava, tr.Leaves, tr.Wood,
+			tr.Snow, tr.Ice, tr.Nether, tr.Mineral, tr.Plant, tr.Built, tr.Other} {
+			if col == nil {
+				t.Errorf("%s: terrain colour %d is not set", th.Name, i)
+			}
+		}
+		s := New(th)
+		if s.Map.Water.GetForeground() == s.Map.Grass.GetForeground() {
+			t.Errorf("%s: water and grass look alike", th.Name)
+		}
+		if _, none := s.Map.Water.GetBackground().(lipgloss.NoColor); !none {
+			t.Errorf("%s: the map paints a background", th.Name)
+		}
+	}
+}

@@ -70,6 +70,17 @@ var screens = []struct {
 		m = update(m, keyType(tea.KeyUp))
 		return update(m, batchMsg{Calls: moreCalls(3)})
 	}},
+	{"map", func(t *testing.T, m Model) Model {
+		m = update(m, statusMsg{Status: fixtureStatus(17)})
+		m = update(m, batchMsg{Events: fixtureEvents(), Calls: fixtureCalls()})
+		return update(m, mapMsg{Map: fixtureMap()})
+	}},
+	{"overlay-map", func(t *testing.T, m Model) Model {
+		m = update(m, statusMsg{Status: fixtureStatus(17)})
+		m = update(m, batchMsg{Events: fixtureEvents(), Calls: fixtureCalls()})
+		m = update(m, mapMsg{Map: fixtureMap()})
+		return update(m, keyType(tea.KeyCtrlO))
+	}},
 	{"confirm-quit", func(t *testing.T, m Model) Model {
 		m = update(m, statusMsg{Status: fixtureStatus(17)})
 		return update(m, keyType(tea.KeyCtrlC))

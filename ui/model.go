@@ -140,6 +140,7 @@ type Model struct {
 	events   eventsPane
 	timeline timelinePane
 	input    inputPane
+	worldMap mapPane
 
 	focus focusID
 	// typedFrom is the list pane that had focus when typing took it to the
@@ -199,6 +200,7 @@ func New(opts Options) Model {
 		events:    newEventsPane(s, k, loc),
 		timeline:  newTimelinePane(s, k, c, now),
 		input:     newInputPane(s, k, c),
+		worldMap:  newMapPane(s),
 		overlay:   opts.Overlay,
 		announced: map[string]bool{},
 	}
@@ -333,7 +335,7 @@ func (m *Model) setTheme(t themes.Theme) tea.Cmd {
 	m.styles = themes.New(t)
 	s := m.styles
 	m.help.Styles = s.Help
-	m.worlds.styles, m.status.styles, m.events.styles = s, s, s
+	m.worlds.styles, m.status.styles, m.events.styles, m.worldMap.styles = s, s, s, s
 	if m.events.detail.open {
 		m.events.detail.refresh(m.events.detailText(m.events.detailEvent))
 	}
@@ -397,7 +399,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.opts.NoPoll {
 			return m, refresh
 		}
-		return m, tea.Batch(refresh, tea.Tick(statusEvery, func(time.Time) tea.Msg { return statusTickMsg{} }))
+		return m, tea.Batch(refresh, m.askMap(), tea.Tick(statusEvery, func(time.Time) tea.Msg { return statusTickMsg{} }))
+	case mapMsg:
+		// A map that comes back after the bot left is of no world.
+		if !m.connected {
+			m.worldMap.reset()
+			return m, nil
+		}
+		shown := m.worldMap.shown()
+		m.worldMap.set(msg)
+		if m.worldMap.shown() != shown {
+			m.layout()
+		}
+		return m, nil
 	case discoverMsg:
 		m.applyDiscovery(msg)
 		return m, nil
@@ -424,6 +438,9 @@ func (m *Model) setConnected(c bool) tea.Cmd {
 		return nil
 	}
 	m.connected = c
+	if !c {
+		m.worldMap.reset()
+	}
 	var cmds []tea.Cmd
 	switch {
 	case c && m.focus == focusWorlds:
@@ -679,6 +696,12 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 				delete(m.announced, addr)
 			}
 		}
+		if e.Name == "mc_task_progress" {
+			if m.status.progress == nil {
+				m.status.progress = progressBook{}
+			}
+			m.status.progress.note(e.Payload)
+		}
 		shown = append(shown, e)
 	}
 	m.events.add(shown, b.Dropped)
@@ -689,6 +712,7 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 		case protocol.Started:
 			cmds = append(cmds, m.timeline.observeStart(ev))
 		case protocol.Finished:
+			delete(m.status.progress, idText(ev.ID))
 			m.sayFinished(m.timeline.observeFinish(ev))
 			// Worlds found by a discovery someone else asked for (the
 			// program driving an attached blockmate, a console's typed
@@ -835,7 +859,12 @@ func (m *Model) layout() {
 	m.worlds.SetSize(leftW, topH)
 	m.status.SetSize(leftW, topH)
 	m.timeline.SetSize(w-leftW, topH)
-	m.events.SetSize(w, bodyH-topH)
+	eventsW := w
+	if mw := m.mapPaneWidth(); mw > 0 && m.worldMap.shown() {
+		eventsW = w - mw
+		m.worldMap.SetSize(mw, bodyH-topH)
+	}
+	m.events.SetSize(eventsW, bodyH-topH)
 	m.timeline.SetDetailSize(w-4, bodyH-4)
 	m.events.SetDetailSize(w-4, bodyH-4)
 }
@@ -868,7 +897,11 @@ func (m Model) View() string {
 			left = m.worlds.View()
 		}
 		top := lipgloss.JoinHorizontal(lipgloss.Top, left, m.timeline.View())
-		body = top + "\n" + m.events.View()
+		bottom := m.events.View()
+		if m.connected && m.worldMap.shown() && m.mapPaneWidth() > 0 {
+			bottom = lipgloss.JoinHorizontal(lipgloss.Top, bottom, m.worldMap.View())
+		}
+		body = top + "\n" + bottom
 	}
 	return strings.Join([]string{m.bar(), body, m.input.View(), m.footer()}, "\n")
 }
@@ -1011,19 +1044,41 @@ func (m Model) overlayView() string {
 	task := s.Muted.Render("idle")
 	for i := len(m.timeline.calls) - 1; i >= 0; i-- {
 		if c := m.timeline.calls[i]; !c.Done {
-			task = m.timeline.spinner.View() + " " + s.Timeline.Tool.Render(c.Tool) + " " + s.Timeline.Args.Render(c.ArgsText) +
+			name, args := taskText(m.status.progress, c.Key, c.Tool, c.Args), c.ArgsText
+			if name != c.Tool {
+				args = "" // the progress line names what the call works on
+			}
+			task = m.timeline.spinner.View() + " " + s.Timeline.Tool.Render(name) + " " + s.Timeline.Args.Render(args) +
 				" " + s.Timeline.Duration.Render(formatDuration(m.now().Sub(c.Started)))
 			break
 		}
 	}
 	lines = append(lines, s.Status.Label.Render("Task ")+task)
+	if walk := m.status.walkLine(); walk != "" {
+		lines = append(lines, s.Status.Label.Render("Walk ")+walk)
+	}
+	// The map goes beside the status and events where the window is wide
+	// enough for both.
+	textW := w
+	mapW, mapH := 0, 0
+	if m.connected && m.worldMap.shown() {
+		mapW, mapH = m.overlayMapSize()
+	}
+	if mapW > 0 {
+		textW = w - mapW - 1
+	}
 	// The last line says how to get back: a person who pressed ctrl+o by
 	// mistake, or types into this window, must not be left guessing.
 	rest := m.height - len(lines) - 1
 	for _, e := range m.events.tail(rest, 0) {
-		lines = append(lines, m.events.line(e, w, false))
+		lines = append(lines, m.events.line(e, textW, false))
 	}
-	lines = fit(lines, w, m.height-1)
+	lines = fit(lines, textW, m.height-1)
+	if mapW > 0 {
+		for i, l := range fit(m.worldMap.body(mapW, mapH), mapW, mapH) {
+			lines[i] += " " + l
+		}
+	}
 	back := "esc or ctrl+o: full console · ctrl+c: quit"
 	if m.confirmQuit {
 		back = "ctrl+c again leaves the world and quits"

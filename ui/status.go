@@ -24,6 +24,8 @@ type statusPane struct {
 	status bot.Status
 	known  bool
 	err    string
+	// progress is the latest mc_task_progress of each running call.
+	progress progressBook
 }
 
 func newStatusPane(s *themes.Styles) statusPane { return statusPane{styles: s} }
@@ -107,11 +109,17 @@ func (p statusPane) lines(width int) []string {
 	if len(st.Task) > 0 {
 		names := make([]string, 0, len(st.Task))
 		for _, t := range st.Task {
-			names = append(names, t.Tool)
+			names = append(names, taskText(p.progress, t.ID, t.Tool, t.Args))
 		}
 		task = s.Timeline.Running.Render(strings.Join(names, ", "))
 	}
 	out = append(out, label("Task")+task)
+	if walk := p.walkLine(); walk != "" {
+		out = append(out, label("Walk")+walk)
+	}
+	if sleep := p.sleepLine(); sleep != "" {
+		out = append(out, label("Sleep")+sleep)
+	}
 	if p.err != "" {
 		out = append(out, s.Bad.Render(truncate(clean(p.err), width)))
 	}
@@ -347,4 +355,36 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// sleepLine says the bot is asleep in a bed (mc_status's sleeping and
+// bed), and is empty while it is awake.
+func (p *statusPane) sleepLine() string {
+	st := p.status
+	if !st.Sleeping {
+		return ""
+	}
+	s := p.styles
+	line := s.Info.Render("asleep")
+	if st.Bed != nil {
+		line += s.Muted.Render(" in the bed at ") + s.Text.Render(fmt.Sprintf("%.0f %.0f %.0f", st.Bed.X, st.Bed.Y, st.Bed.Z))
+	}
+	return line
+}
+
+// walkLine is the body's movement task (mc_status's movement): its kind,
+// the goal, and the steps walked of the path; "" while the bot stands.
+func (p *statusPane) walkLine() string {
+	mv := p.status.Movement
+	if mv == nil {
+		return ""
+	}
+	s := p.styles
+	kind := strings.ReplaceAll(clean(mv.Kind), "_", " ")
+	line := s.Timeline.Running.Render(kind) + s.Muted.Render(" → ") +
+		s.Text.Render(fmt.Sprintf("%.0f %.0f %.0f", mv.Goal.X, mv.Goal.Y, mv.Goal.Z))
+	if total := mv.Walked + mv.Left; total > 0 {
+		line += s.Muted.Render(fmt.Sprintf(" · %d/%d steps", mv.Walked, total))
+	}
+	return line
 }

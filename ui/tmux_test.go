@@ -3,16 +3,19 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
@@ -243,7 +246,7 @@ func TestTmuxSmoke(t *testing.T) {
 	s.typeSlowly(prompt, "say hi alex")
 	s.press("Enter")
 	s.waitFor("say hi alex in the timeline, and the bot's own line in the events", "mc_say", "said=true", "<Theo> hi alex")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if _, err := player.WaitChat(ctx, func(l peertest.ChatLine) bool { return strings.Contains(l.Text, "hi alex") }); err != nil {
 		t.Fatalf("alex never heard the bot say hi: %v", err)
@@ -273,6 +276,46 @@ func TestTmuxSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitFor("alex's second line", "can you get some wood?")
+
+	// The map: alex under his letter once he has walked over (flying-squid
+	// spawns each player somewhere of its own), and a pond and an oak the
+	// server places near the bot.
+	where := regexp.MustCompile(`Where\s+(-?\d+\.\d) (-?\d+\.\d) (-?\d+\.\d)`).FindStringSubmatch(s.screen())
+	if where == nil {
+		t.Fatalf("the status pane does not say where the bot is:\n%s", s.screen())
+	}
+	block := func(v string) int {
+		f, _ := strconv.ParseFloat(v, 64)
+		return int(math.Floor(f))
+	}
+	fx, fy, fz := block(where[1]), block(where[2]), block(where[3])
+	// alex walks first, over flat ground, so the pond and the oak are
+	// not in his way.
+	walkCtx, cancelWalk := testctx.New(t)
+	defer cancelWalk()
+	if _, _, _, err := player.WalkTo(walkCtx, float64(fx-2)+0.5, float64(fz+2)+0.5); err != nil {
+		t.Fatal(err)
+	}
+	var place []string
+	for x := fx + 2; x <= fx+4; x++ {
+		for z := fz - 3; z <= fz-2; z++ {
+			place = append(place, fmt.Sprintf("setblock %d %d %d water", x, fy-1, z))
+		}
+	}
+	for y := fy; y <= fy+2; y++ {
+		place = append(place, fmt.Sprintf("setblock %d %d %d oak_log", fx+3, y, fz+3))
+	}
+	for x := fx + 2; x <= fx+4; x++ {
+		for z := fz + 2; z <= fz+4; z++ {
+			place = append(place, fmt.Sprintf("setblock %d %d %d oak_leaves", x, fy+3, z))
+		}
+	}
+	for _, c := range place {
+		if err := w.srv.Command(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.waitFor("the pond, the oak and alex on the map", "~~~~~~", "******", "A alex")
 
 	// A long call runs, shows in status and timeline, and ctrl+x ends it.
 	s.typeSlowly(prompt, "wait 600000")
@@ -325,7 +368,7 @@ func TestTmuxSmoke(t *testing.T) {
 	}
 	s.press("C-c")
 	s.waitExit()
-	leftCtx, cancelLeft := context.WithTimeout(context.Background(), 30*time.Second)
+	leftCtx, cancelLeft := testctx.New(t)
 	defer cancelLeft()
 	if _, err := player.WaitChat(leftCtx, func(l peertest.ChatLine) bool { return strings.Contains(l.Text, "Theo left") }); err != nil {
 		t.Fatalf("the server never said the bot left: %v\nchat: %v", err, player.Lines())

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/watch"
 )
@@ -44,7 +45,7 @@ func attach(t *testing.T, path string) *watch.Client {
 }
 
 func ctxFor(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := testctx.New(t)
 	t.Cleanup(cancel)
 	return ctx
 }

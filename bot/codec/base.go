@@ -2,11 +2,14 @@ package codec
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/blockmate/blockmate/bot/chat"
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/metadata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/bot/world"
 )
 
 // Every layout as protocol 767 (1.21, 1.21.1) has it. Sources: the
@@ -106,6 +109,7 @@ func base(c *Codec) {
 		writePositionLook(w, m)
 		w.Bool(m.OnGround)
 	}
+	c.WriteMovementStatus = func(w *wire.Writer, m Movement) { w.Bool(m.OnGround) }
 	c.SendsPlayerLoaded = false
 
 	c.UpdateHealth = func(r *wire.Reader) Health {
@@ -185,6 +189,175 @@ func base(c *Codec) {
 	c.WriteChunkBatchReceived = func(w *wire.Writer, perTick float32) { w.Float32(perTick) }
 
 	baseInventory(c)
+	baseWorld(c)
+	baseEntities(c)
+	baseSkills(c)
+	baseDig(c)
+	baseMovement(c)
+	baseSleep(c)
+}
+
+// baseWorld sets the chunk and block layouts of 767 (minecraft-data
+// pc/1.21.1; the game's ClientboundLevelChunkWithLightPacket,
+// ClientboundForgetLevelChunkPacket, ClientboundBlockUpdatePacket,
+// ClientboundSectionBlocksUpdatePacket, ClientboundBlockEntityDataPacket).
+func baseWorld(c *Codec) {
+	// Heightmaps are an NBT compound and every paletted container says how
+	// many words follow (until 1.21.5).
+	c.ChunkFormat = world.Format{}
+	// The game writes the column as one packed ChunkPos long, which reads
+	// as z, then x.
+	c.UnloadChunk = func(r *wire.Reader) world.ChunkPos {
+		z := r.Int32()
+		return world.ChunkPos{X: r.Int32(), Z: z}
+	}
+	c.BlockChange = func(r *wire.Reader) BlockChange {
+		x, y, z := r.Position()
+		return BlockChange{Pos: BlockPos{x, y, z}, State: r.VarInt()}
+	}
+	c.MultiBlockChange = func(r *wire.Reader) SectionBlocks {
+		s := SectionBlocks{Section: r.Int64()}
+		// minecraft-data types the records as VarInts; the game writes
+		// VarLongs (correction C9). Both read the same for state ids
+		// below 2^19, and a VarLong reader reads both.
+		n := r.Count(1)
+		if n > maxSectionRecords {
+			r.Failf("a section update of %d blocks; a section has %d", n, maxSectionRecords)
+			return s
+		}
+		s.Records = make([]int64, 0, n)
+		for i := 0; i < n && r.Err() == nil; i++ {
+			s.Records = append(s.Records, r.VarLong())
+		}
+		return s
+	}
+	c.BlockEntityData = func(r *wire.Reader) BlockEntityData {
+		x, y, z := r.Position()
+		return BlockEntityData{Pos: BlockPos{x, y, z}, Type: r.VarInt(), NBT: r.NBTRaw()}
+	}
+	c.ChunkCenter = func(r *wire.Reader) world.ChunkPos { return world.ChunkPos{X: r.VarInt(), Z: r.VarInt()} }
+	c.ViewDistance = func(r *wire.Reader) int32 { return r.VarInt() }
+}
+
+// maxSectionRecords bounds a section update: a section has 4096 blocks, and
+// the game sends each changed block once.
+const maxSectionRecords = 4096
+
+// baseEntities sets the entity layouts of 767 (minecraft-data pc/1.21.1;
+// the game's ClientboundAddEntityPacket, ClientboundMoveEntityPacket,
+// ClientboundTeleportEntityPacket, ClientboundSetEntityMotionPacket …).
+func baseEntities(c *Codec) {
+	c.SpawnEntity = func(r *wire.Reader) SpawnEntity {
+		e := SpawnEntity{EntityID: r.VarInt(), UUID: r.UUID(), Type: r.VarInt(), X: r.Float64(), Y: r.Float64(), Z: r.Float64()}
+		e.Pitch, e.Yaw, e.HeadYaw = angle(r), angle(r), angle(r)
+		e.Data = r.VarInt()
+		e.VX, e.VY, e.VZ = shortVelocity(r)
+		return e
+	}
+	// The orb's entity type comes from the version's static data, looked
+	// up at the first orb: building a codec must not decode the game data
+	// of every version (codecs are built for all of them at once).
+	orb := sync.OnceValue(func() int32 {
+		if g := mcdata.Game(c.Protocol); g != nil {
+			if t := g.EntityByName("experience_orb"); t != nil {
+				return t.ID
+			}
+		}
+		return -1
+	})
+	// An orb has no UUID on the wire (the game makes a random one); its
+	// value is the data.
+	c.SpawnExperienceOrb = func(r *wire.Reader) SpawnEntity {
+		return SpawnEntity{EntityID: r.VarInt(), Type: orb(), X: r.Float64(), Y: r.Float64(), Z: r.Float64(), Data: int32(r.Int16())}
+	}
+	c.EntityMove = func(r *wire.Reader) EntityMove {
+		m := EntityMove{EntityID: r.VarInt(), HasMove: true}
+		m.DX, m.DY, m.DZ = delta(r), delta(r), delta(r)
+		m.OnGround = r.Bool()
+		return m
+	}
+	c.EntityMoveLook = func(r *wire.Reader) EntityMove {
+		m := EntityMove{EntityID: r.VarInt(), HasMove: true, HasLook: true}
+		m.DX, m.DY, m.DZ = delta(r), delta(r), delta(r)
+		m.Yaw, m.Pitch = angle(r), angle(r)
+		m.OnGround = r.Bool()
+		return m
+	}
+	c.EntityLook = func(r *wire.Reader) EntityMove {
+		m := EntityMove{EntityID: r.VarInt(), HasLook: true}
+		m.Yaw, m.Pitch = angle(r), angle(r)
+		m.OnGround = r.Bool()
+		return m
+	}
+	c.EntityHeadRotation = func(r *wire.Reader) EntityHeadRotation {
+		return EntityHeadRotation{EntityID: r.VarInt(), HeadYaw: angle(r)}
+	}
+	c.EntityTeleport = func(r *wire.Reader) EntityTeleport {
+		t := EntityTeleport{EntityID: r.VarInt(), X: r.Float64(), Y: r.Float64(), Z: r.Float64()}
+		t.Yaw, t.Pitch = angle(r), angle(r)
+		t.OnGround = r.Bool()
+		return t
+	}
+	c.SyncEntityPosition = nil // 1.21.2
+	c.EntityVelocity = func(r *wire.Reader) EntityVelocity {
+		v := EntityVelocity{EntityID: r.VarInt()}
+		v.VX, v.VY, v.VZ = shortVelocity(r)
+		return v
+	}
+	c.EntityDestroy = func(r *wire.Reader) []int32 { return varInts(r) }
+	c.SetPassengers = func(r *wire.Reader) Passengers { return Passengers{Vehicle: r.VarInt(), Passengers: varInts(r)} }
+	c.EntityStatus = func(r *wire.Reader) EntityStatus { return EntityStatus{EntityID: r.Int32(), Status: r.Int8()} }
+	// use_entity: 0 interact, 1 attack, 2 interact at a point (x, y, z as
+	// floats); a hand for 0 and 2; then sneaking (game 1.21.4
+	// ServerboundInteractPacket).
+	c.InteractPacket = func(Interact) mcdata.Packet { return mcdata.ServerboundPlayUseEntity }
+	c.WriteInteract = func(w *wire.Writer, i Interact) {
+		w.VarInt(i.EntityID)
+		switch {
+		case i.Attack:
+			w.VarInt(1)
+		case i.At != nil:
+			w.VarInt(2)
+			w.Float32(float32(i.At[0]))
+			w.Float32(float32(i.At[1]))
+			w.Float32(float32(i.At[2]))
+			w.VarInt(i.Hand)
+		default:
+			w.VarInt(0)
+			w.VarInt(i.Hand)
+		}
+		w.Bool(i.Sneaking)
+	}
+	c.EntityData = func(r *wire.Reader) EntityData {
+		d := EntityData{EntityID: r.VarInt()}
+		if r.Err() == nil {
+			d.Entries = metadata.Read(r, c.Protocol)
+		}
+		return d
+	}
+}
+
+// angle reads a rotation sent as 256ths of a turn, in degrees.
+func angle(r *wire.Reader) float32 { return float32(r.Int8()) * 360 / 256 }
+
+// delta reads a relative move component sent in 4096ths of a block.
+func delta(r *wire.Reader) float64 { return float64(r.Int16()) / 4096 }
+
+// shortVelocity reads a velocity sent as three shorts in 8000ths of a
+// block per tick (until 1.21.9).
+func shortVelocity(r *wire.Reader) (x, y, z float64) {
+	return float64(r.Int16()) / 8000, float64(r.Int16()) / 8000, float64(r.Int16()) / 8000
+}
+
+// varInts reads a VarInt-counted array of VarInts, bounded by the bytes
+// left (each takes one at least).
+func varInts(r *wire.Reader) []int32 {
+	n := r.Count(1)
+	out := make([]int32, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		out = append(out, r.VarInt())
+	}
+	return out
 }
 
 func writeHandshake(w *wire.Writer, h Handshake) {
@@ -572,4 +745,39 @@ func writeWindowClick(w *wire.Writer, protocol int32, wc WindowClick, stack func
 // bits, y in 12.
 func writePosition(w *wire.Writer, p BlockPos) {
 	w.Int64(int64(p.X&0x3ffffff)<<38 | int64(p.Z&0x3ffffff)<<12 | int64(p.Y&0xfff))
+}
+
+// baseMovement sets the movement layouts of 767 (minecraft-data pc/1.21.1
+// packet_position, packet_look, packet_entity_action; the game's
+// ServerboundMovePlayerPacket.Pos and .Rot, ServerboundPlayerCommandPacket):
+// position and look end with the on-ground boolean, and entity_action
+// numbers start sprinting 3 and stop sprinting 4 (after the two sneak
+// actions), with a jump boost of 0.
+func baseMovement(c *Codec) {
+	c.WritePosition = func(w *wire.Writer, m Movement) {
+		w.Float64(m.X)
+		w.Float64(m.Y)
+		w.Float64(m.Z)
+		w.Bool(m.OnGround)
+	}
+	c.WriteLook = func(w *wire.Writer, m Movement) {
+		w.Float32(m.Yaw)
+		w.Float32(m.Pitch)
+		w.Bool(m.OnGround)
+	}
+	c.WriteSprint = func(w *wire.Writer, entityID int32, start bool) {
+		writeEntityAction(w, entityID, start, 3)
+	}
+}
+
+// writeEntityAction writes entity_action start (startID) or stop
+// (startID+1) sprinting.
+func writeEntityAction(w *wire.Writer, entityID int32, start bool, startID int32) {
+	w.VarInt(entityID)
+	if start {
+		w.VarInt(startID)
+	} else {
+		w.VarInt(startID + 1)
+	}
+	w.VarInt(0)
 }

@@ -38,7 +38,8 @@ import (
 //
 // A layout tagged since:"N" belongs to packets that protocol N added: it is
 // nil before N (the version has no such packet, so nothing may be sent or
-// handled) and set from N on; TestEveryReleaseHasACodec holds both.
+// handled) and set from N on; one tagged until:"N" belongs to packets the
+// protocol after N removed. TestEveryReleaseHasACodec holds both.
 type Codec struct {
 	// Protocol is the protocol version, e.g. 769.
 	Protocol int32
@@ -101,6 +102,10 @@ type Codec struct {
 	WriteTeleportConfirm func(w *wire.Writer, teleportID int32)
 	// WriteMovement writes position_look.
 	WriteMovement func(w *wire.Writer, m Movement)
+	// WriteMovementStatus writes the status-only movement ("flying"): only
+	// whether the player stands on the ground (and, from 1.21.2, is against
+	// a wall), from m.
+	WriteMovementStatus func(w *wire.Writer, m Movement)
 	// SendsPlayerLoaded says whether the client tells the server it has
 	// loaded the world (player_loaded) after the first position sync of a
 	// spawn and after each respawn.
@@ -144,8 +149,11 @@ type Codec struct {
 	ChunkBatchFinished      func(r *wire.Reader) int32
 	WriteChunkBatchReceived func(w *wire.Writer, chunksPerTick float32)
 
-	// ChunkFormat is how the version lays out chunk data, for the world
-	// feature's decoder (bot/world).
+	// ---- the world ----
+
+	// ChunkFormat is how the version lays out chunk data (map_chunk's body
+	// is read by world.DecodeChunk, which also needs the dimension's
+	// height and the registries' sizes, known only at run time).
 	ChunkFormat world.Format
 
 	// ---- inventory and containers ----
@@ -171,6 +179,82 @@ type Codec struct {
 	// the bot holds, 0 to 8.
 	WriteHeldItem     func(w *wire.Writer, slot int16)
 	WritePlayerAction func(w *wire.Writer, a PlayerAction)
+	// UnloadChunk reads unload_chunk (z first on the wire).
+	UnloadChunk      func(r *wire.Reader) world.ChunkPos
+	BlockChange      func(r *wire.Reader) BlockChange
+	MultiBlockChange func(r *wire.Reader) SectionBlocks
+	BlockEntityData  func(r *wire.Reader) BlockEntityData
+	// ChunkCenter reads update_view_position: the column the server
+	// centres the bot's view on.
+	ChunkCenter func(r *wire.Reader) world.ChunkPos
+	// ViewDistance reads update_view_distance, in chunks.
+	ViewDistance func(r *wire.Reader) int32
+
+	// ---- entities ----
+
+	SpawnEntity func(r *wire.Reader) SpawnEntity
+	// SpawnExperienceOrb reads spawn_entity_experience_orb; nil from 1.21.5,
+	// which spawns orbs with spawn_entity.
+	SpawnExperienceOrb func(r *wire.Reader) SpawnEntity `until:"769"`
+	EntityMove         func(r *wire.Reader) EntityMove  // rel_entity_move
+	EntityMoveLook     func(r *wire.Reader) EntityMove
+	EntityLook         func(r *wire.Reader) EntityMove
+	EntityHeadRotation func(r *wire.Reader) EntityHeadRotation
+	EntityTeleport     func(r *wire.Reader) EntityTeleport
+	// SyncEntityPosition reads sync_entity_position; nil before 1.21.2.
+	SyncEntityPosition func(r *wire.Reader) EntityTeleport `since:"768"`
+	EntityVelocity     func(r *wire.Reader) EntityVelocity
+	EntityDestroy      func(r *wire.Reader) []int32
+	SetPassengers      func(r *wire.Reader) Passengers
+	EntityStatus       func(r *wire.Reader) EntityStatus
+	// InteractPacket is the packet that carries an Interact: use_entity,
+	// or from 26.1 attack for an attack; WriteInteract writes its body.
+	InteractPacket func(i Interact) mcdata.Packet
+	WriteInteract  func(w *wire.Writer, i Interact)
+	// EntityData reads entity_metadata with every value type of the
+	// version (bot/metadata), for the entity feature; EntityMetadata above
+	// stops at the first type it does not decode.
+	EntityData func(r *wire.Reader) EntityData
+
+	// ---- skills (craft) ----
+
+	// WriteUseItem writes use_item (eating, drinking); WriteUseItemOn
+	// writes use_item_on, minecraft-data's block_place (opening a
+	// container). Layouts in skills.go.
+	WriteUseItem   func(w *wire.Writer, u UseItem)
+	WriteUseItemOn func(w *wire.Writer, u UseItemOn)
+	// WriteSwing writes arm_animation: the hand that swings (0 main).
+	WriteSwing func(w *wire.Writer, hand int32)
+
+	// ---- digging, placing and using blocks (bot/dig) ----
+
+	// BlockChangedAck reads block_changed_ack (acknowledge_player_digging):
+	// the highest sequence the server has handled.
+	BlockChangedAck func(r *wire.Reader) int32
+	// EntityEffect and RemoveEntityEffect read update_mob_effect and
+	// remove_mob_effect (haste and mining fatigue change break times).
+	EntityEffect       func(r *wire.Reader) EntityEffect
+	RemoveEntityEffect func(r *wire.Reader) RemoveEntityEffect
+	// ---- movement ----
+
+	// WritePosition writes position (the feet, no look) and WriteLook look
+	// (no position), with the on-ground flag (from 1.21.2 the flags byte).
+	// WriteMovement and WriteMovementStatus above are the other two.
+	WritePosition func(w *wire.Writer, m Movement)
+	WriteLook     func(w *wire.Writer, m Movement)
+	// WritePlayerInput writes player_input (1.21.2 on): the keys held, as
+	// physics.Controls.PlayerInput's flags byte. 1.21.1's packet of that
+	// name steers a vehicle and is never sent.
+	WritePlayerInput func(w *wire.Writer, keys byte) `since:"768"`
+	// WriteSprint writes entity_action start or stop sprinting for the
+	// bot's entity.
+	WriteSprint func(w *wire.Writer, entityID int32, start bool)
+
+	// ---- sleep ----
+
+	// WriteLeaveBed writes entity_action stop_sleeping (the bed screen's
+	// "Leave Bed" button) for the bot's entity.
+	WriteLeaveBed func(w *wire.Writer, entityID int32)
 }
 
 // Name is the newest game version of the codec's protocol, e.g. "1.21.4".

@@ -39,6 +39,13 @@ func TestEveryReleaseHasACodec(t *testing.T) {
 				}
 				want = c.Protocol >= int32(n)
 			}
+			if until := field.Tag.Get("until"); until != "" {
+				n, err := strconv.Atoi(until)
+				if err != nil {
+					t.Fatalf("%s: until tag %q", field.Name, until)
+				}
+				want = want && c.Protocol <= int32(n)
+			}
 			if set := !f.IsNil(); set != want {
 				t.Errorf("%v: %s is set=%v, want %v", c, field.Name, set, want)
 			}
@@ -54,14 +61,17 @@ func TestEveryReleaseHasACodec(t *testing.T) {
 	}
 }
 
-// TestSinceMatchesThePacketTables: a layout tagged since:"N" is there
-// exactly when the version's packet table has its packet.
+// TestSinceMatchesThePacketTables: a layout tagged since:"N" (or
+// until:"N") is there exactly when the version's packet table has its
+// packet.
 func TestSinceMatchesThePacketTables(t *testing.T) {
 	packets := map[string][]mcdata.Packet{
 		"CodeOfConduct":          {mcdata.ClientboundConfigCodeOfConduct, mcdata.ServerboundConfigAcceptCodeOfConduct},
 		"ShowConfigDialog":       {mcdata.ClientboundConfigShowDialog, mcdata.ClientboundConfigClearDialog},
 		"ShowDialog":             {mcdata.ClientboundPlayShowDialog, mcdata.ClientboundPlayClearDialog},
 		"WriteCustomClickAction": {mcdata.ServerboundConfigCustomClickAction, mcdata.ServerboundPlayCustomClickAction},
+		"SyncEntityPosition":     {mcdata.ClientboundPlaySyncEntityPosition},
+		"SpawnExperienceOrb":     {mcdata.ClientboundPlaySpawnEntityExperienceOrb},
 	}
 	for _, r := range mcdata.Releases() {
 		c := For(int32(r.Protocol))

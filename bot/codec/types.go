@@ -1,6 +1,9 @@
 package codec
 
-import "github.com/blockmate/blockmate/bot/item"
+import (
+	"github.com/blockmate/blockmate/bot/item"
+	"github.com/blockmate/blockmate/bot/metadata"
+)
 
 // The typed packets. Fields are what the wire carries, named as the game
 // names them; a decoder fills what its version sends and leaves the rest
@@ -611,4 +614,125 @@ type PlayerAction struct {
 	Pos      BlockPos
 	Face     int8
 	Sequence int32
+}
+
+// BlockChange is one block the server set (clientbound block_change).
+type BlockChange struct {
+	Pos   BlockPos
+	State int32 // a global block state id
+}
+
+// SectionBlocks is a multi block change: several blocks of one section.
+// Section packs the section's coordinates and each record one block, as
+// world.SectionChange unpacks them.
+type SectionBlocks struct {
+	Section int64
+	Records []int64
+}
+
+// BlockEntityData is a block entity's data (clientbound tile_entity_data).
+type BlockEntityData struct {
+	Pos BlockPos
+	// Type is an id in the block_entity_type registry.
+	Type int32
+	// NBT is one network NBT value's bytes (nil when the server sent
+	// TAG_End, "no data"); it aliases the packet.
+	NBT []byte
+}
+
+// SpawnEntity is an entity coming into view (clientbound spawn_entity,
+// and before 1.21.5 spawn_entity_experience_orb).
+type SpawnEntity struct {
+	EntityID int32
+	UUID     [16]byte
+	// Type is an id in the version's entity type registry (mcdata.Game's
+	// Entities).
+	Type    int32
+	X, Y, Z float64
+	// Pitch, Yaw and HeadYaw are in degrees (the wire sends 256ths of a
+	// turn).
+	Pitch, Yaw, HeadYaw float32
+	// Data is the type's extra value: a falling block's state, an item
+	// frame's facing, a projectile's owner, an experience orb's value.
+	Data int32
+	// VX, VY, VZ are the velocity in blocks per tick.
+	VX, VY, VZ float64
+}
+
+// EntityMove is an entity's relative move and/or new look
+// (rel_entity_move, entity_move_look, entity_look).
+type EntityMove struct {
+	EntityID int32
+	// HasMove says DX, DY, DZ (blocks) are set; HasLook says Yaw and
+	// Pitch (degrees) are.
+	HasMove, HasLook bool
+	DX, DY, DZ       float64
+	Yaw, Pitch       float32
+	OnGround         bool
+}
+
+// EntityTeleport places an entity (entity_teleport; from 1.21.2 also
+// sync_entity_position, which is never relative).
+type EntityTeleport struct {
+	EntityID int32
+	X, Y, Z  float64
+	// HasVelocity says VX, VY, VZ (blocks per tick) are set (1.21.2 on).
+	HasVelocity bool
+	VX, VY, VZ  float64
+	Yaw, Pitch  float32 // degrees
+	// Relative holds the Relative* bits of the values that add to the
+	// entity's current ones (1.21.2 on; 0 before).
+	Relative uint32
+	OnGround bool
+}
+
+// EntityVelocity is an entity's new velocity, in blocks per tick.
+type EntityVelocity struct {
+	EntityID   int32
+	VX, VY, VZ float64
+}
+
+// EntityHeadRotation turns an entity's head (degrees).
+type EntityHeadRotation struct {
+	EntityID int32
+	HeadYaw  float32
+}
+
+// Passengers says who rides a vehicle (set_passengers): the whole list.
+type Passengers struct {
+	Vehicle    int32
+	Passengers []int32
+}
+
+// EntityStatus is an entity event (entity_status): 3 is a living entity's
+// death, 2 hurt, and so on (the game's EntityEvent).
+type EntityStatus struct {
+	EntityID int32
+	Status   int8
+}
+
+// EntityDeath is the entity event of a living entity dying.
+const EntityDeath = 3
+
+// EntityData is an entity's changed metadata with every value read by
+// bot/metadata (the version's generated layouts).
+type EntityData struct {
+	EntityID int32
+	Entries  []metadata.Entry
+}
+
+// Interact is the bot using an entity (a right click with a hand, maybe at
+// a point of it) or attacking it (serverbound use_entity; from 26.1 an
+// attack is a packet of its own).
+type Interact struct {
+	EntityID int32
+	// Attack hits the entity instead of using it; Hand and At are then
+	// not sent.
+	Attack bool
+	Hand   int32 // 0 main hand, 1 off hand
+	// At is the point clicked, relative to the entity's position; nil for
+	// a plain use (before 26.1 only interact_at carries a point; 26.1
+	// always sends one, zero for none).
+	At       *[3]float64
+	Sneaking bool
 }

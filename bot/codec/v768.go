@@ -44,15 +44,9 @@ func v768(c *Codec) {
 	// of the on-ground boolean.
 	c.WriteMovement = func(w *wire.Writer, m Movement) {
 		writePositionLook(w, m)
-		var flags byte
-		if m.OnGround {
-			flags |= 1
-		}
-		if m.HorizontalCollision {
-			flags |= 2
-		}
-		w.Byte(flags)
+		w.Byte(movementFlags(m))
 	}
+	c.WriteMovementStatus = func(w *wire.Writer, m Movement) { w.Byte(movementFlags(m)) }
 
 	// The time update says whether the day time advances, instead of a
 	// negative time of day.
@@ -64,6 +58,29 @@ func v768(c *Codec) {
 	c.PlayerInfoActions = append(c.PlayerInfoActions[:len(c.PlayerInfoActions):len(c.PlayerInfoActions)], ActionListOrder)
 
 	v768Inventory(c)
+	v768Entities(c)
+	v768Skills(c)
+	v768Movement(c)
+}
+
+// v768Movement: position and look end with the flags byte (on ground,
+// against a wall) as position_look does, and player_input is the keys held
+// (minecraft-data pc/1.21.3 packet_position, packet_look,
+// packet_player_input: a bitflags u8 forward, backward, left, right, jump,
+// shift, sprint; the game's ServerboundPlayerInputPacket).
+func v768Movement(c *Codec) {
+	c.WritePosition = func(w *wire.Writer, m Movement) {
+		w.Float64(m.X)
+		w.Float64(m.Y)
+		w.Float64(m.Z)
+		w.Byte(movementFlags(m))
+	}
+	c.WriteLook = func(w *wire.Writer, m Movement) {
+		w.Float32(m.Yaw)
+		w.Float32(m.Pitch)
+		w.Byte(movementFlags(m))
+	}
+	c.WritePlayerInput = func(w *wire.Writer, keys byte) { w.Byte(keys) }
 }
 
 // v768Inventory: container ids are VarInts in every packet that carries
@@ -91,4 +108,40 @@ func v768Inventory(c *Codec) {
 		return writeWindowClick(w, p, wc, item.WriteSlot)
 	}
 	c.WriteCloseWindow = func(w *wire.Writer, window int32) { w.VarInt(window) }
+}
+
+// v768Entities: entity teleports carry a velocity and relative flags, and
+// sync_entity_position is new (minecraft-data pc/1.21.3; the game's
+// ClientboundTeleportEntityPacket and ClientboundEntityPositionSyncPacket,
+// 1.21.4).
+func v768Entities(c *Codec) {
+	c.EntityTeleport = func(r *wire.Reader) EntityTeleport {
+		t := EntityTeleport{EntityID: r.VarInt(), HasVelocity: true}
+		t.X, t.Y, t.Z = r.Float64(), r.Float64(), r.Float64()
+		t.VX, t.VY, t.VZ = r.Float64(), r.Float64(), r.Float64()
+		t.Yaw, t.Pitch = r.Float32(), r.Float32()
+		t.Relative = uint32(r.Int32())
+		t.OnGround = r.Bool()
+		return t
+	}
+	c.SyncEntityPosition = func(r *wire.Reader) EntityTeleport {
+		t := EntityTeleport{EntityID: r.VarInt(), HasVelocity: true}
+		t.X, t.Y, t.Z = r.Float64(), r.Float64(), r.Float64()
+		t.VX, t.VY, t.VZ = r.Float64(), r.Float64(), r.Float64()
+		t.Yaw, t.Pitch = r.Float32(), r.Float32()
+		t.OnGround = r.Bool()
+		return t
+	}
+}
+
+// movementFlags is the flags byte of 1.21.2's movement packets.
+func movementFlags(m Movement) byte {
+	var flags byte
+	if m.OnGround {
+		flags |= 1
+	}
+	if m.HorizontalCollision {
+		flags |= 2
+	}
+	return flags
 }

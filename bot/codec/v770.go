@@ -12,9 +12,8 @@ import (
 //
 // Also new in 1.21.5, and handled elsewhere: entity metadata type ids from
 // 23 on are renumbered (cow, pig and chicken variants, the wolf sound
-// variant: the generated table); spawn_entity_experience_orb is gone and
-// clientbound play ids below 0x77 move down by one (the generated packet
-// table); minecraft-data still lists bogus serverbound configuration
+// variant: the generated table); clientbound play ids below 0x77 move
+// down by one (the generated packet table); minecraft-data still lists bogus serverbound configuration
 // packets 0x08 and 0x09 (correction C1, now through 770).
 func init() { define(770, v770) }
 
@@ -69,4 +68,8 @@ func v770(c *Codec) {
 		w.VarInt(wc.Window)
 		return writeWindowClick(w, c.Protocol, wc, item.WriteHashedStack)
 	}
+	// spawn_entity_experience_orb is gone: orbs come as spawn_entity of
+	// type experience_orb, their value in entity data (game 1.21.7
+	// ExperienceOrb DATA_VALUE; minecraft-data drops the packet at 1.21.5).
+	c.SpawnExperienceOrb = nil
 }

@@ -6,14 +6,21 @@ import "github.com/blockmate/blockmate/bot/wire"
 // pc/1.21.5 → pc/1.21.6 protocol.json diff and the decompiled game of
 // 1.21.7 (same protocol family; no 1.21.6 decompile was found).
 //
-// Also new in 1.21.6, and nothing the bot reads or writes yet: sneaking is
-// only the player_input shift bit (entity_action's ids are renumbered
-// without the sneak actions), difficulty is a VarInt, attribute ids from 8
+// Also new in 1.21.6: entity_action's ids are renumbered without the sneak
+// actions (below). And nothing the bot reads or writes yet: sneaking is
+// only the player_input shift bit, difficulty is a VarInt, attribute ids from 8
 // on move up by one (camera_distance), and serverbound play ids from 0x04
 // move up by one (the generated packet table).
 func init() { define(771, v771) }
 
 func v771(c *Codec) {
+	// entity_action lost its two sneak actions (sneaking is player_input's
+	// shift bit alone): start sprinting is 1, stop 2 (minecraft-data
+	// pc/1.21.6 packet_entity_action).
+	c.WriteSprint = func(w *wire.Writer, entityID int32, start bool) {
+		writeEntityAction(w, entityID, start, 1)
+	}
+
 	// Dialogs. The configuration show_dialog always carries the dialog's
 	// NBT inline (ClientboundShowDialogPacket.CONTEXT_FREE_STREAM_CODEC);
 	// the play one is a holder: 0 and the NBT inline, or n > 0 for entry
@@ -43,4 +50,5 @@ func v771(c *Codec) {
 		}
 		w.ByteArray(a.Payload)
 	}
+	v771Sleep(c)
 }

@@ -1,13 +1,15 @@
 package codec
 
-import "github.com/blockmate/blockmate/bot/wire"
+import (
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/wire"
+)
 
 // Protocol 775 (26.1, 26.1.1, 26.1.2): what changed from 774. Sources:
 // minecraft-data's pc/1.21.11 → pc/26.1 protocol.json diff and the
 // decompiled 26.1.2 game.
 //
-// Also new in 26.1, and nothing the bot reads or writes yet: use_entity
-// carries an LpVec3 location and attacks have their own packet; hands are
+// Also new in 26.1, and nothing the bot reads or writes yet: hands are
 // typed enums (the same bytes); item components carry ItemStackTemplate;
 // entity metadata adds sound variants (the generated table); play ids are
 // renumbered (the generated packet table).
@@ -46,4 +48,28 @@ func v775(c *Codec) {
 	// fewer fluids than vanilla (waterlogged plants), so the world must
 	// not depend on it.
 	c.ChunkFormat.FluidCount = true
+
+	// An attack is a packet of its own (attack: the entity id), and
+	// use_entity is a hand, the point clicked as an LpVec3 (always sent)
+	// and sneaking (26.1.2 ServerboundAttackPacket and
+	// ServerboundInteractPacket; minecraft-data 26.1).
+	c.InteractPacket = func(i Interact) mcdata.Packet {
+		if i.Attack {
+			return mcdata.ServerboundPlayAttack
+		}
+		return mcdata.ServerboundPlayUseEntity
+	}
+	c.WriteInteract = func(w *wire.Writer, i Interact) {
+		w.VarInt(i.EntityID)
+		if i.Attack {
+			return
+		}
+		w.VarInt(i.Hand)
+		var at [3]float64
+		if i.At != nil {
+			at = *i.At
+		}
+		WriteLpVec3(w, at[0], at[1], at[2])
+		w.Bool(i.Sneaking)
+	}
 }

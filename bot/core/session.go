@@ -30,6 +30,11 @@ import (
 // TickInterval is the game's tick: 20 a second.
 const TickInterval = 50 * time.Millisecond
 
+// CatchUpTicks is how many ticks the session runs in a row, once a second,
+// while only catch-up handlers (OnTickCatchUp) need the tick: waking 20
+// times a second costs an idle bot more CPU than all its work.
+const CatchUpTicks = 20
+
 // Handler handles one packet. r reads the packet's payload and is its own
 // (several handlers of one packet each get one). Returning an error ends
 // the connection: an *EndError with its reason, anything else as a
@@ -100,8 +105,14 @@ type Session struct {
 
 	// handlers are registered before Start and only read after it.
 	handlers map[mcdata.Packet][]Handler
-	tickers  []func(tick uint64)
+	tickers  []func(tick uint64) // real time (OnTick)
+	catchUp  []func(tick uint64) // every tick, possibly late (OnTickCatchUp)
+	late     atomic.Bool         // the ticks being run are catch-up ticks (TickIsLate)
 	started  atomic.Bool
+	// realTime counts the holds (HoldRealTime) that want every tick at its
+	// moment; realTimeWake tells the tick loop that the count changed.
+	realTime     atomic.Int32
+	realTimeWake chan struct{}
 
 	profile atomic.Pointer[profile]
 
@@ -137,6 +148,7 @@ func New(nc net.Conn, cd *codec.Codec, opts Options) *Session {
 		conn:     conn.New(nc, cd.Packets, conn.Options{ReadTimeout: opts.KeepAliveTimeout}),
 		handlers: map[mcdata.Packet][]Handler{},
 		spawned:  make(chan struct{}), done: make(chan struct{}),
+		realTimeWake: make(chan struct{}, 1),
 	}
 	s.profile.Store(&profile{opts.Username, opts.UUID})
 	return s
@@ -171,13 +183,58 @@ func (s *Session) Has(p mcdata.Packet) bool {
 	return ok
 }
 
-// OnTick registers f to run on every tick, on the tick goroutine (never on
-// the read loop), with the tick's number from 1. Ticks start at the spawn.
+// OnTick registers f to run on every tick, in real time (20 times a
+// second), on the tick goroutine (never on the read loop), with the tick's
+// number from 1. Ticks start at the spawn.
 func (s *Session) OnTick(f func(tick uint64)) {
 	if s.started.Load() {
 		panic("core: a tick handler was registered after the read loop started; features attach before Start")
 	}
 	s.tickers = append(s.tickers, f)
+}
+
+// OnTickCatchUp registers f to run on every tick, like OnTick, for work that
+// must see every tick but not at its moment (the world's clock, a once-a-
+// second reminder, a scan whose news may wait a second). While no OnTick
+// handler is registered, the session wakes once a second and runs the
+// CatchUpTicks ticks of that second in a row; with one, catch-up handlers
+// run on each real tick after the real-time ones. The tick numbers are the
+// same either way.
+func (s *Session) OnTickCatchUp(f func(tick uint64)) {
+	if s.started.Load() {
+		panic("core: a tick handler was registered after the read loop started; features attach before Start")
+	}
+	s.catchUp = append(s.catchUp, f)
+}
+
+// TickIsLate says, inside a tick handler, whether this tick runs late: one
+// of a second's catch-up ticks run in a row (OnTickCatchUp), not at its
+// moment. Work that must not happen faster than the game's 20 ticks a
+// second (a step of a walk that just began) waits for the ticks on time.
+func (s *Session) TickIsLate() bool { return s.late.Load() }
+
+// HoldRealTime asks for every tick at its moment (20 a second) until the
+// returned release is called, even with only catch-up handlers: a feature
+// whose catch-up work must run in real time for a while (the body while it
+// walks or falls) holds it, and lets the session go back to waking once a
+// second when it is at rest. Holds count; release is idempotent.
+func (s *Session) HoldRealTime() (release func()) {
+	s.realTime.Add(1)
+	s.wakeTick()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.realTime.Add(-1)
+			s.wakeTick()
+		})
+	}
+}
+
+func (s *Session) wakeTick() {
+	select {
+	case s.realTimeWake <- struct{}{}:
+	default:
+	}
 }
 
 // Start runs the read loop on its own goroutine.
@@ -253,9 +310,8 @@ func (s *Session) MarkSpawned() {
 		now := s.clock.Now()
 		s.spawnedAt.Store(&now)
 		close(s.spawned)
-		// Without tick handlers there is nothing to wake up for 20 times
-		// a second.
-		if len(s.tickers) > 0 {
+		// Without tick handlers there is nothing to wake up for.
+		if len(s.tickers)+len(s.catchUp) > 0 {
 			go s.tick()
 		}
 	})
@@ -403,10 +459,12 @@ func ShortErr(err error) string {
 }
 
 // tick runs the tick handlers 20 times a second from the spawn until the
-// session ends. A panicking tick handler ends the connection.
+// session ends, or, with only catch-up handlers and no real-time hold, 20
+// ticks in a row once a second. A change of holds (HoldRealTime) switches
+// between the two at once; the ticks a second of catch-up still owed are
+// run first, so every handler sees every tick. A panicking tick handler
+// ends the connection.
 func (s *Session) tick() {
-	t := s.clock.NewTicker(TickInterval)
-	defer t.Stop()
 	defer func() {
 		if p := recover(); p != nil {
 			s.Log.Error("tick handler panicked", "panic", p, "stack", string(debug.Stack()))
@@ -414,15 +472,51 @@ func (s *Session) tick() {
 		}
 	}()
 	var n uint64
-	for {
-		select {
-		case <-s.done:
-			return
-		case <-t.C():
+	run := func(per int) {
+		for range per {
 			n++
 			for _, f := range s.tickers {
 				f(n)
 			}
+			for _, f := range s.catchUp {
+				f(n)
+			}
 		}
+	}
+	for {
+		realTime := len(s.tickers) > 0 || s.realTime.Load() > 0
+		interval, per := TickInterval, 1
+		if !realTime {
+			interval, per = CatchUpTicks*TickInterval, CatchUpTicks
+		}
+		t := s.clock.NewTicker(interval)
+		since := s.clock.Now()
+		switched := false
+		for !switched {
+			select {
+			case <-s.done:
+				t.Stop()
+				return
+			case <-t.C():
+				since = s.clock.Now()
+				s.late.Store(!realTime)
+				run(per)
+				s.late.Store(false)
+			case <-s.realTimeWake:
+				now := len(s.tickers) > 0 || s.realTime.Load() > 0
+				if now == realTime {
+					continue
+				}
+				if !realTime {
+					// The part of the second already gone is owed to the
+					// catch-up handlers.
+					s.late.Store(true)
+					run(min(int(s.clock.Now().Sub(since)/TickInterval), CatchUpTicks))
+					s.late.Store(false)
+				}
+				switched = true
+			}
+		}
+		t.Stop()
 	}
 }

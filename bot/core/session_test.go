@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -160,8 +161,9 @@ func TestRegisteringAfterStartPanics(t *testing.T) {
 	s := session(t, func(f *fakeserver.Server) { f.Next() }, Options{})
 	s.Start()
 	for name, register := range map[string]func(){
-		"Handle": func() { s.Handle(mcdata.ClientboundLoginCompress, func(*wire.Reader) error { return nil }) },
-		"OnTick": func() { s.OnTick(func(uint64) {}) },
+		"Handle":        func() { s.Handle(mcdata.ClientboundLoginCompress, func(*wire.Reader) error { return nil }) },
+		"OnTick":        func() { s.OnTick(func(uint64) {}) },
+		"OnTickCatchUp": func() { s.OnTickCatchUp(func(uint64) {}) },
 	} {
 		func() {
 			defer func() {
@@ -236,6 +238,46 @@ func TestTickStartsAtSpawnOffTheReadLoop(t *testing.T) {
 	}
 }
 
+// TestCatchUpTicks: with only catch-up handlers, one wake runs a second's
+// ticks in a row; with a real-time handler too, each wake is one tick, for
+// both, real-time first.
+func TestCatchUpTicks(t *testing.T) {
+	for _, realTime := range []bool{false, true} {
+		clock := NewManualClock(time.Unix(1000, 0))
+		s := session(t, func(f *fakeserver.Server) { f.Next() }, Options{Clock: clock})
+		var mu sync.Mutex
+		var got []string
+		record := func(kind string) func(uint64) {
+			return func(n uint64) {
+				mu.Lock()
+				got = append(got, fmt.Sprintf("%s%d", kind, n))
+				mu.Unlock()
+			}
+		}
+		if realTime {
+			s.OnTick(record("r"))
+		}
+		s.OnTickCatchUp(record("c"))
+		s.MarkSpawned()
+		clock.Tick()
+		clock.Tick() // the first wake has run all its ticks once this is taken
+		mu.Lock()
+		first := append([]string(nil), got...)
+		mu.Unlock()
+		want := []string{"r1", "c1"}
+		if !realTime {
+			want = nil
+			for i := 1; i <= CatchUpTicks; i++ {
+				want = append(want, fmt.Sprintf("c%d", i))
+			}
+		}
+		if len(first) < len(want) || strings.Join(first[:len(want)], " ") != strings.Join(want, " ") {
+			t.Errorf("real time %v: ticks %v, want %v first", realTime, first, want)
+		}
+		s.Leave()
+	}
+}
+
 func TestNotify(t *testing.T) {
 	var n Notify
 	ch := n.Wait()
@@ -249,4 +291,53 @@ func TestNotify(t *testing.T) {
 	if n.Wait() == ch {
 		t.Error("a new wait reuses the closed channel")
 	}
+}
+
+// TestHoldRealTime: with only catch-up handlers, a hold switches the tick
+// to one tick per wake, and its release back to a second's ticks per wake;
+// the tick numbers run on without a gap or a repeat.
+func TestHoldRealTime(t *testing.T) {
+	clock := NewManualClock(time.Unix(1000, 0))
+	s := session(t, func(f *fakeserver.Server) { f.Next() }, Options{Clock: clock})
+	ticks := make(chan uint64, 8*CatchUpTicks)
+	s.OnTickCatchUp(func(n uint64) { ticks <- n })
+	s.MarkSpawned()
+	next := uint64(1)
+	take := func(what string, n int) {
+		t.Helper()
+		for range n {
+			if got := <-ticks; got != next {
+				t.Fatalf("%s: tick %d, want %d", what, got, next)
+			}
+			next++
+		}
+	}
+	clock.Tick()
+	take("catch-up", CatchUpTicks) // one wake, a second's ticks
+	release := s.HoldRealTime()
+	// The switch may lose the wake the old ticker was offered; wakes go on
+	// until one lands.
+	for len(ticks) == 0 {
+		clock.Tick()
+	}
+	take("the first real-time tick", 1)
+	for range 6 {
+		clock.Tick()
+	}
+	// The first five wakes have run once the sixth is taken: one tick
+	// each, the sixth's maybe, and maybe one of a wake the loop above
+	// offered before it saw its first tick arrive (a catch-up wake would
+	// have run twenty).
+	if n := len(ticks); n < 5 || n > 7 {
+		t.Fatalf("holding real time, six wakes ran %d ticks", n)
+	}
+	take("real time", len(ticks))
+	release()
+	release() // a second release changes nothing
+	for len(ticks) < CatchUpTicks {
+		clock.Tick()
+	}
+	// Back to catch-up: wakes run a second's ticks in a row.
+	take("catch-up again", CatchUpTicks)
+	s.Leave()
 }

@@ -53,7 +53,14 @@ func join(t *testing.T, proto int32, manual bool) *world {
 	w.s = core.New(fakeserver.Dial(t, port), codec.For(proto), opts)
 	reg := registry.Attach(w.s)
 	l := link.Attach(w.s, reg, link.Options{Host: "127.0.0.1", Port: port})
-	self.Attach(w.s, reg, self.Options{})
+	me := self.Attach(w.s, reg, self.Options{})
+	// The body (bot/move) answers a position sync with the position; a
+	// stand-in here, as the server waits for it.
+	me.OnSync(func(sy self.Sync) []core.Out {
+		return []core.Out{{Packet: mcdata.ServerboundPlayPositionLook, Build: func(wr *wire.Writer) {
+			w.s.Codec.WriteMovement(wr, codec.Movement{X: sy.Position.X, Y: sy.Position.Y, Z: sy.Position.Z, Yaw: sy.Yaw, Pitch: sy.Pitch, OnGround: true})
+		}}}
+	})
 	w.inv = Attach(w.s)
 	if err := l.Login(); err != nil {
 		t.Fatal(err)

@@ -100,6 +100,10 @@ type state struct {
 	cursor  item.Stack
 	held    int
 	open    *container
+	// closed is the container closed last, until another opens: the
+	// server's answers to the last clicks in it may still be on their way
+	// when it closes, and those about the player's own slots still hold.
+	closed *container
 	// opened counts the containers opened this session.
 	opened uint64
 	// returning are items the server will put back in the inventory (a
@@ -400,6 +404,14 @@ func (inv *Inventory) setSlot(r *wire.Reader) error {
 			if s.Slot >= 0 && int(s.Slot) < invSize {
 				inv.write(st, loc{locInv, int(s.Slot)}, s.Item, p)
 			}
+		case st.open == nil && st.closed != nil && st.closed.id == s.Window:
+			// An answer to a click in the window the bot just closed (a
+			// shift-click's destination comes after its source): the
+			// player's part of it is the inventory's; the rest is gone.
+			// What it brings was the bot's already: no pick-up.
+			if i := st.closed.menu.playerPartOf(int(s.Slot)); i >= 0 {
+				inv.write(st, loc{locInv, i}, s.Item, nil)
+			}
 		case s.Window == 0 || (st.open != nil && st.open.id == s.Window):
 			l := st.locOf(s.Window, int(s.Slot))
 			if l.kind == locNone {
@@ -412,6 +424,8 @@ func (inv *Inventory) setSlot(r *wire.Reader) error {
 			} else {
 				st.open.stateID = s.StateID
 			}
+		default:
+			inv.s.Log.Debug("set_slot for a window that is not open", "window", s.Window, "slot", s.Slot, "item", stackName(s.Item))
 		}
 	})
 	return nil
@@ -456,7 +470,7 @@ func (inv *Inventory) openWindow(r *wire.Reader) error {
 		}
 		c.trail, c.trailRv = make([]item.Stack, menu.Trailing), make([]uint64, menu.Trailing)
 		// Opening a screen closes the one before, as in the game.
-		st.open = c
+		st.open, st.closed = c, nil
 	})
 	return nil
 }
@@ -495,7 +509,7 @@ func (inv *Inventory) closeLocked(st *state) {
 			st.returning[stackName(s)] += s.Count
 		}
 	}
-	st.open = nil
+	st.open, st.closed = nil, c
 	st.set(loc{locCursor, 0}, item.Stack{})
 }
 

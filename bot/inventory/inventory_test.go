@@ -514,3 +514,43 @@ func TestClosingReturnsAreNotPickups(t *testing.T) {
 		t.Errorf("events %v", got)
 	}
 }
+
+// TestLateAnswerAfterClose: a shift-click out of a furnace is answered for
+// its source first and its destination after; when the bot has closed the
+// window in between, the destination's answer (the player's own slot, in
+// the closed window's numbering) still lands in the inventory, without a
+// pick-up event. Answers about the closed window's own slots are dropped.
+func TestLateAnswerAfterClose(t *testing.T) {
+	ctx := context.Background()
+	w := synced(t, 769, false, nil)
+	furnace, _ := MenuByName("furnace")
+	exp := w.inv.ExpectContainer()
+	w.srv.OpenWindow(4, furnace.ID, "Furnace")
+	w.srv.WindowItems(4, 1, items(furnace.Size(), map[int]it{0: stack("oak_log", 2)}), it{})
+	if _, err := exp.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ch := async(func() (ClickResult, error) { return w.inv.Click(ctx, ShiftClick(4, 0)) })
+	w.click()
+	w.srv.SetSlot(4, 2, 0, it{})
+	if _, err := get(t, ch); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.inv.CloseContainer(); err != nil {
+		t.Fatal(err)
+	}
+	// Furnace slot 3 is the first slot of the main inventory (window 0's 9).
+	w.srv.SetSlot(4, 3, 3, stack("oak_log", 2))
+	w.srv.SetSlot(4, 3, 1, stack("coal", 1))
+	w.srv.PlayerInventory(2, stack("cobblestone", 3)) // a pick-up, after the late answer
+	v := w.wait("the cobblestone", func(v View) bool { return v.Slots[38].Name == "cobblestone" })
+	if !has(v, 9, "oak_log", 2) || v.Count("coal") != 0 {
+		t.Errorf("after the late answers: %s", dump(v))
+	}
+	w.rec.WaitCount(t, "mc_item_picked_up", 1)
+	for _, e := range w.rec.Events() {
+		if e.Name == "mc_item_picked_up" && fakeserver.JSON(e.Payload) != `{"item":"cobblestone","count":3}` {
+			t.Errorf("a late answer counted as a pick-up: %s", fakeserver.JSON(e.Payload))
+		}
+	}
+}

@@ -2,9 +2,9 @@
 // login, the configuration state and its round trips back from play,
 // keep-alives, pings, cookies, plugin messages, resource packs, known packs,
 // transfers, kicks and disconnect reasons, dialogs (1.21.6+) and the code
-// of conduct (1.21.9+), and (until a world feature owns them) chunk-batch
-// acknowledgements. Each of these is handled once, for every state it can
-// come in.
+// of conduct (1.21.9+). Each of these is handled once, for every state it
+// can come in. (Chunk-batch acknowledgements belong to the world feature,
+// bot/worldfeat, which measures the rate to ask for.)
 package link
 
 import (
@@ -26,7 +26,8 @@ type Options struct {
 	// Host and Port are what the handshake says the bot connected to.
 	Host string
 	Port int
-	// ViewDistance is the view distance the bot asks for, in chunks.
+	// ViewDistance is the view distance the bot asks for, in chunks; 0
+	// means 10. The server sends the smaller of it and its own.
 	ViewDistance int8
 	// Brand is the client brand the bot announces.
 	Brand string
@@ -46,7 +47,9 @@ type Link struct {
 // server shows by their registry entry.
 func Attach(s *core.Session, reg *registry.Registry, opts Options) *Link {
 	if opts.ViewDistance <= 0 {
-		opts.ViewDistance = 4
+		// Far enough to find things ("where is the nearest oak log?")
+		// without the memory of the game's 12 or more.
+		opts.ViewDistance = 10
 	}
 	if opts.Brand == "" {
 		opts.Brand = "blockmate"
@@ -80,8 +83,6 @@ func Attach(s *core.Session, reg *registry.Registry, opts Options) *Link {
 	s.Handle(mcdata.ClientboundConfigFinishConfiguration, l.finishConfiguration)
 	s.Handle(mcdata.ClientboundPlayStartConfiguration, l.startConfiguration)
 
-	s.Handle(mcdata.ClientboundPlayChunkBatchFinished, l.chunkBatch)
-
 	// Dialogs (1.21.6+) and the code of conduct (1.21.9+), in the versions
 	// that have them.
 	if l.c.ShowDialog != nil {
@@ -93,6 +94,7 @@ func Attach(s *core.Session, reg *registry.Registry, opts Options) *Link {
 	if l.c.CodeOfConduct != nil {
 		s.Handle(mcdata.ClientboundConfigCodeOfConduct, l.codeOfConduct)
 	}
+	s.Handle(mcdata.ClientboundPlayLogin, l.playLogin)
 	return l
 }
 
@@ -155,18 +157,30 @@ func (l *Link) loginSuccess(r *wire.Reader) error {
 		return err
 	}
 	return l.s.Batch(
-		core.Out{Packet: mcdata.ServerboundConfigSettings, Build: func(w *wire.Writer) {
-			l.c.WriteClientInformation(w, codec.ClientInformation{
-				Locale: "en_us", ViewDistance: l.opts.ViewDistance, ChatColors: true, SkinParts: 0x7f, MainHand: 1,
-				AllowServerListing: true, ParticleStatus: 2, // minimal: the bot draws none
-			})
-		}},
+		core.Out{Packet: mcdata.ServerboundConfigSettings, Build: l.clientInformation},
 		core.Out{Packet: mcdata.ServerboundConfigCustomPayload, Build: func(w *wire.Writer) {
 			var brand wire.Writer
 			brand.String(l.opts.Brand)
 			l.c.WriteCustomPayload(w, "minecraft:brand", brand.Bytes())
 		}},
 	)
+}
+
+// clientInformation writes the bot's settings.
+func (l *Link) clientInformation(w *wire.Writer) {
+	l.c.WriteClientInformation(w, codec.ClientInformation{
+		Locale: "en_us", ViewDistance: l.opts.ViewDistance, ChatColors: true, SkinParts: 0x7f, MainHand: 1,
+		AllowServerListing: true, ParticleStatus: 2, // minimal: the bot draws none
+	})
+}
+
+// playLogin sends the settings again once in play, as mineflayer does:
+// flying-squid reads the view distance only from a play-state client
+// information (its player object does not exist in configuration), and
+// without one it never sends more than the first 6×6 chunks. The game's
+// server takes the settings in either state.
+func (l *Link) playLogin(*wire.Reader) error {
+	return l.s.Send(mcdata.ServerboundPlaySettings, l.clientInformation)
 }
 
 // cookie answers a cookie request in any state: the bot keeps no cookies.
@@ -257,16 +271,6 @@ func (l *Link) finishConfiguration(*wire.Reader) error {
 
 func (l *Link) startConfiguration(*wire.Reader) error {
 	return l.s.SwitchAfter(mcdata.ServerboundPlayConfigurationAcknowledged, nil, mcdata.StateConfig)
-}
-
-// chunkBatch acknowledges a chunk batch, which keeps the server sending
-// chunks; the bot does not read them yet.
-func (l *Link) chunkBatch(r *wire.Reader) error {
-	_ = l.c.ChunkBatchFinished(r)
-	if r.Err() != nil {
-		return nil
-	}
-	return l.s.Send(mcdata.ServerboundPlayChunkBatchReceived, func(w *wire.Writer) { l.c.WriteChunkBatchReceived(w, 20) })
 }
 
 // kick is the end of a session the server ended with reason: what says

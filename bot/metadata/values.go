@@ -90,6 +90,10 @@ func (e Entry) Stack() (item.Stack, bool) {
 	return s, ok
 }
 
+// PoseIndex is the pose's index in every entity's metadata (the game's
+// Entity.DATA_POSE, 6 in 1.21.1 to 26.1.2).
+const PoseIndex = 6
+
 // Pose is an entity's pose; the ids are the game's Pose enum (1.21.1 to
 // 26.1.2 Pose.java, unchanged across these versions); an id the game does
 // not know reads as Standing, as the game reads it (ByIdMap ZERO).

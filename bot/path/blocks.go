@@ -127,6 +127,7 @@ const (
 	fSlow                        // slows walking on it (soul sand, honey)
 	fLowJump                     // weakens a jump from it (honey)
 	fLoaded                      // set on every fact read from a loaded block (a zero fact is an unloaded block)
+	fFalls                       // falls when the block under it goes (sand, gravel, concrete powder, anvils): digging under it brings it down
 )
 
 // stateFacts is what the planner knows of a block state.
@@ -197,6 +198,9 @@ func buildTable(g *mcdata.GameData) *table {
 		if ph.JumpFactor < 1 {
 			flags |= fLowJump
 		}
+		if falls(b.Name) {
+			flags |= fFalls
+		}
 		openable := strings.HasSuffix(b.Name, "_fence_gate") ||
 			strings.HasSuffix(b.Name, "_door") && b.Name != "iron_door"
 		openProp := -1
@@ -226,6 +230,18 @@ func buildTable(g *mcdata.GameData) *table {
 		}
 	}
 	return t
+}
+
+// falls says whether a block falls when nothing holds it up (the game's
+// FallingBlock subclasses a path meets: sand, gravel, concrete powder,
+// anvils, the dragon egg).
+func falls(name string) bool {
+	switch name {
+	case "sand", "red_sand", "gravel", "suspicious_sand", "suspicious_gravel",
+		"anvil", "chipped_anvil", "damaged_anvil", "dragon_egg":
+		return true
+	}
+	return strings.HasSuffix(name, "_concrete_powder")
 }
 
 // openVariant is the state that differs from st only by open=true.

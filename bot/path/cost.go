@@ -1,21 +1,35 @@
 package path
 
-import "math"
+import (
+	"math"
+
+	"github.com/blockmate/blockmate/bot/physics"
+)
 
 // Costs are in game ticks (1/20 s): a path's cost is roughly how long the
 // bot takes to walk it, so a detour over flat ground and a climb over a
-// hill are weighed as a player would feel them. The figures come from the
-// game's movement rules, the same the physics package reproduces tick by
-// tick: walking 4.317 blocks/s and sprinting 5.612 (the wiki's Walking and
-// Sprinting pages, checked by the physics tests), gravity 0.08 blocks/tick²
-// with a 0.98 drag per tick, a jump's 0.42 blocks/tick start (its peak is
-// 1.2522 blocks on the sixth tick). How the pieces of a jump or a fall are
+// hill are weighed as a player would feel them. The ground speeds and the
+// fall curve come from the physics package (one source: the rules Step
+// applies tick by tick): walking 4.317 blocks/s and sprinting 5.612
+// (Attributes.GroundSpeed, which the physics tests hold to what Step
+// does), gravity 0.08 blocks/tick² with a 0.98 drag per tick, a jump's
+// 0.42 blocks/tick start (its peak is 1.2522 blocks on the sixth tick). How the pieces of a jump or a fall are
 // charged follows Baritone's ActionCosts (a jump up costs the time to fall
 // from 1.25 to 0.25 blocks on top of the walk; a drop costs most of a walk
 // plus the fall), computed here from the same gravity.
+var (
+	// walkSpeed and sprintSpeed are blocks per second on flat ground.
+	walkSpeed   = physics.DefaultAttributes().GroundSpeed(false)
+	sprintSpeed = physics.DefaultAttributes().GroundSpeed(true)
+
+	walkTicks   = 20 / walkSpeed   // 4.633 ticks per block
+	sprintTicks = 20 / sprintSpeed // 3.564
+
+	// gravity is the default gravity attribute, in blocks per tick².
+	gravity = physics.DefaultAttributes().Gravity
+)
+
 const (
-	walkSpeed   = 4.317 // blocks per second on flat ground
-	sprintSpeed = 5.612
 	// swimSpeed is walking in water, at the surface or wading: the game's
 	// water travel (0.02 acceleration, 0.8 drag) settles at 0.098
 	// blocks/tick.
@@ -27,11 +41,9 @@ const (
 	climbUpSpeed   = 2.352
 	climbDownSpeed = 3.0
 
-	walkTicks   = 20 / walkSpeed   // 4.633 ticks per block
-	sprintTicks = 20 / sprintSpeed // 3.564
-	swimTicks   = 20 / swimSpeed
-	climbUp     = 20 / climbUpSpeed
-	climbDown   = 20 / climbDownSpeed
+	swimTicks = 20 / swimSpeed
+	climbUp   = 20 / climbUpSpeed
+	climbDown = 20 / climbDownSpeed
 
 	// openTicks is opening a door or gate: one use packet and the turn of
 	// the head toward it, with the bot slowing down in front of it.
@@ -63,7 +75,7 @@ var fallTable = func() []float64 {
 	y, v := 0.0, 0.0
 	for len(out) < 400 {
 		y += v
-		v = (v - 0.08) * 0.98
+		v = (v - gravity) * physics.AirDrag
 		out = append(out, -y)
 	}
 	return out

@@ -7,7 +7,8 @@ import (
 
 // FuzzPlan builds a small world from the fuzzer's bytes (a block of the
 // random palette per byte over a 12×6×12 region on a stone floor, the
-// first bytes choosing the start, the goal and the options) and plans in
+// first bytes choosing the start, the goal and the options, the length
+// whether it digs and bridges) and plans in
 // it: no panic, the node budget kept (the bound on time: tests count
 // nodes, never the clock), every step valid.
 func FuzzPlan(f *testing.F) {
@@ -37,6 +38,12 @@ func FuzzPlan(f *testing.F) {
 		start := pos(int(data[0])%12, 61+int(data[1])%6, int(data[2])%12)
 		goal := Near{Pos: pos(int(data[3])%12, 61+int(data[4])%6, int(data[5])%12), Range: float64(data[6] % 3)}
 		opts := Options{MaxNodes: 2000, NoSprint: data[6]&4 != 0, NoDoors: data[6]&8 != 0, MaxFall: int(data[6]>>4) % 6}
+		switch len(data) % 3 { // digging and bridging on some inputs
+		case 1:
+			opts.Movers = []Mover{digger()}
+		case 2:
+			opts.Movers = []Mover{digger(), &Bridger{Blocks: int(data[0] % 8)}}
+		}
 		r := New(game, opts).Plan(context.Background(), v, start, goal)
 		if r.Nodes > 2000 {
 			t.Fatalf("%d nodes over a budget of 2000", r.Nodes)
@@ -45,5 +52,8 @@ func FuzzPlan(f *testing.F) {
 			t.Fatalf("%s without a reason", r.Status)
 		}
 		checkPath(t, v, New(game, opts).Options(), r)
+		if len(opts.Movers) == 2 && len(placed(r)) > opts.Movers[1].(*Bridger).Blocks {
+			t.Fatalf("placed %d blocks with %d to build with", len(placed(r)), opts.Movers[1].(*Bridger).Blocks)
+		}
 	})
 }

@@ -76,12 +76,12 @@ var reasons = [...]struct{ id, text, next string }{
 	{"unloaded_on_the_way", "every way toward the goal leads through chunks the bot has not loaded", "walk the partial path to the edge of the loaded area and plan again"},
 	{"start_unloaded", "the bot's own chunk is not loaded yet", "wait for the world to load around the bot, then plan again"},
 	{"start_invalid", "the bot is not standing anywhere a player can stand (inside a block, or high in the air)", "wait until it lands or is pushed out, then plan again"},
-	{"start_enclosed", "the bot is shut in: no open way leads out of where it stands", "open the way or dig out (digging comes with the skills)"},
-	{"goal_enclosed", "the goal is shut in: solid blocks close it on every side", "choose a goal outside the enclosure, or dig in (digging comes with the skills)"},
-	{"too_much_water", "every way crosses more water than the bot may swim", "allow a longer swim, or choose a goal on this side of the water"},
+	{"start_enclosed", "the bot is shut in: no open way leads out of where it stands", "open the way, or let the bot dig out (mc_goto with dig: true)"},
+	{"goal_enclosed", "the goal is shut in: solid blocks close it on every side", "choose a goal outside the enclosure, or let the bot dig in (mc_goto with dig: true)"},
+	{"too_much_water", "every way crosses more water than the bot may swim", "allow a longer swim, choose a goal on this side of the water, or let the bot bridge it (mc_goto with bridge: true)"},
 	{"hazard", "every way passes lava, fire or other harmful blocks", "choose another goal, or clear the way"},
-	{"long_fall", "every way down needs a fall longer than the bot may take", "allow a longer fall, or find a way down with water or a ladder"},
-	{"needs_digging", "the goal can only be reached by digging through or building up", "dig or build a way (digging and bridging come with the skills), or choose a goal the bot can walk to"},
+	{"long_fall", "every way down needs a fall longer than the bot may take", "allow a longer fall, find a way down with water or a ladder, or let the bot bridge across (mc_goto with bridge: true)"},
+	{"needs_digging", "the goal can only be reached by digging through or building up", "let the bot dig or bridge its way (mc_goto with dig: true or bridge: true), or choose a goal the bot can walk to"},
 	{"no_goal", "no goal was given to plan toward", "give a position, a player or a block to go to"},
 }
 

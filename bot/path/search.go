@@ -99,6 +99,7 @@ type node struct {
 	jump    bool
 	opened  bool
 	swum    int32 // blocks swum in a row to get here
+	placed  int32 // blocks placed (Movers' Step.Place) on the way here
 	ext     *Step
 }
 
@@ -120,6 +121,10 @@ type search struct {
 	doors        bool
 	groundTicks  float64
 	movers       []Mover
+	// maxPlace is the most blocks a path may place (a Bridger's Blocks);
+	// digs is set when a Mover digs, so a closed place is no verdict.
+	maxPlace int32
+	digs     bool
 
 	// Why moves were refused, for the reason of a failed search: a fall
 	// longer than allowed, more water than allowed; blocked says how near
@@ -207,6 +212,15 @@ func (s *search) reset(p *Planner, view *world.View, goal Goal) {
 		s.groundTicks = walkTicks
 	}
 	s.movers = p.opts.Movers
+	s.maxPlace, s.digs = 0, false
+	for _, m := range s.movers {
+		switch m := m.(type) {
+		case *Bridger:
+			s.maxPlace = max(s.maxPlace, int32(max(m.Blocks, 0)))
+		case *Digger:
+			s.digs = true
+		}
+	}
 	s.tooFar, s.tooWet, s.expands = false, false, 0
 	for i := range s.blocked {
 		s.blocked[i] = math.Inf(1)
@@ -273,10 +287,16 @@ func (s *search) run(ctx context.Context, start world.BlockPos, budget int) Resu
 		}
 		s.expands++
 		f = from{x: pos.X, y: pos.Y, z: pos.Z, sp: n.sp, floor: float64(pos.Y) + float64(n.sp.floor)}
-		g, h, swum := n.g, n.h, n.swum
+		g, h, swum, placed := n.g, n.h, n.swum, n.placed
 		s.neighbours(&f)
 		for k := range s.edges {
 			e := &s.edges[k]
+			pl := placed
+			if e.ext != nil && len(e.ext.Place) > 0 {
+				if pl += int32(len(e.ext.Place)); pl > s.maxPlace {
+					continue // no blocks left to build with on this way
+				}
+			}
 			sw := int32(0)
 			if e.sp.kind == spotSwim {
 				sw = swum + 1
@@ -285,7 +305,7 @@ func (s *search) run(ctx context.Context, start world.BlockPos, budget int) Resu
 					continue
 				}
 			}
-			s.relax(i, g+e.cost, sw, e)
+			s.relax(i, g+e.cost, sw, pl, e)
 		}
 		s.noteBlocked(h)
 	}
@@ -294,13 +314,13 @@ func (s *search) run(ctx context.Context, start world.BlockPos, budget int) Resu
 
 // relax records that e reaches its position from node i at cost g, if
 // that is the best way there yet.
-func (s *search) relax(i int32, g float64, swum int32, e *edge) {
+func (s *search) relax(i int32, g float64, swum, placed int32, e *edge) {
 	key := posKey(e.x, e.y, e.z)
 	j := s.index.getOrPut(key, int32(len(s.nodes)))
 	if j < 0 {
 		p := world.BlockPos{X: e.x, Y: e.y, Z: e.z}
 		s.nodes = append(s.nodes, node{x: int32(e.x), y: int32(e.y), z: int32(e.z), sp: e.sp, g: g, h: s.heuristic(p), cost: e.cost,
-			parent: i, heap: -1, kind: e.kind, jump: e.jump, opened: e.opened, swum: swum, ext: e.ext})
+			parent: i, heap: -1, kind: e.kind, jump: e.jump, opened: e.opened, swum: swum, placed: placed, ext: e.ext})
 		s.push(int32(len(s.nodes) - 1))
 		return
 	}
@@ -308,7 +328,7 @@ func (s *search) relax(i int32, g float64, swum int32, e *edge) {
 	if g >= n.g-1e-9 {
 		return
 	}
-	n.g, n.cost, n.parent, n.kind, n.jump, n.opened, n.swum, n.ext, n.sp = g, e.cost, i, e.kind, e.jump, e.opened, swum, e.ext, e.sp
+	n.g, n.cost, n.parent, n.kind, n.jump, n.opened, n.swum, n.placed, n.ext, n.sp = g, e.cost, i, e.kind, e.jump, e.opened, swum, placed, e.ext, e.sp
 	if n.heap >= 0 {
 		s.up(int(n.heap))
 	} else {
@@ -397,7 +417,8 @@ func (s *search) stopped(best int32, why Reason) Result {
 		if !s.t.Loaded(target) {
 			return s.result(best, Partial, ReasonGoalUnloaded)
 		}
-		if s.enclosedGoal(target) {
+		// A digging search may yet dig in: a shut-in goal is no verdict.
+		if !s.digs && s.enclosedGoal(target) {
 			return s.result(best, NoPath, ReasonGoalEnclosed)
 		}
 	}
@@ -454,7 +475,7 @@ const (
 // blockedMargin is how much further from the goal than the best place
 // reached (in ticks, about four blocks) an obstacle may be and still be
 // the reason.
-const blockedMargin = 4 * sprintTicks
+var blockedMargin = 4 * sprintTicks
 
 // noteBlocked records the refusals met expanding a node h from the goal,
 // and clears them for the next node.
@@ -502,7 +523,26 @@ func (s *search) result(i int32, status Status, why Reason) Result {
 		path.Steps = append(path.Steps, st)
 		prev = n
 	}
-	return Result{Status: status, Reason: why, Path: path, Cost: s.nodes[i].g, Nodes: s.expands, Generated: len(s.nodes)}
+	cost := s.nodes[i].g
+	if s.maxPlace > 0 {
+		// A node keeps the placements counted on the way it was first
+		// reached cheaply; a cheaper way found later to one of its
+		// ancestors may place more. A path never asks for more blocks than
+		// the bot carries: it stops before the step that would, to be
+		// walked and planned again.
+		n := 0
+		for k, st := range path.Steps {
+			if n += len(st.Place); n > int(s.maxPlace) {
+				path.Steps = path.Steps[:k]
+				cost = path.Cost()
+				if status == Complete {
+					status, why = Partial, ReasonBudget
+				}
+				break
+			}
+		}
+	}
+	return Result{Status: status, Reason: why, Path: path, Cost: cost, Nodes: s.expands, Generated: len(s.nodes)}
 }
 
 // step describes the move from node a to node b.

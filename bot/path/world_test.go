@@ -246,8 +246,21 @@ func checkPathIn(tb testing.TB, game *mcdata.GameData, v *world.View, opts Optio
 				fail("a swim moves one block and ends in water (moved %d,%d,%d)", dx, dy, dz)
 			}
 		case Dig, Bridge:
+			// A Mover's step: one block straight (a block up or down when
+			// digging), never breaking what it stands on or will stand on.
+			if adx+adz != 1 || abs(dy) > 1 || st.Move == Bridge && (dy != 0 || len(st.Place) != 1 || st.Place[0] != st.Support) {
+				fail("a %s step moves one block straight (moved %d,%d,%d, places %v on %v)", st.Move, dx, dy, dz, st.Place, st.Support)
+			}
+			for _, b := range st.Break {
+				if b == st.Support || b == (world.BlockPos{X: at.X, Y: at.Y - 1, Z: at.Z}) {
+					fail("breaks %v, under the feet", b)
+				}
+				if s, ok := v.BlockAt(b); ok && game.Fluid(s).Kind != mcdata.NoFluid {
+					fail("breaks %v, which holds a fluid", b)
+				}
+			}
 			at, floor = st.To, st.Floor
-			continue // a Mover's step: its own rules
+			continue
 		default:
 			fail("unknown move kind %d", st.Move)
 		}

@@ -6,10 +6,10 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 )
 
 // TestMinecraftProtocolServer proves mpserver.js is a working peer at every
@@ -51,7 +51,7 @@ func TestMinecraftProtocolServer(t *testing.T) {
 				alex = peertest.StartBarePlayer(t, srv, "alex")
 			}
 			bob := peertest.StartBarePlayer(t, srv, "bob")
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := testctx.New(t)
 			defer cancel()
 
 			for _, p := range []*peertest.Player{alex, bob} {

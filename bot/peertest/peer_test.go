@@ -3,11 +3,12 @@
 package peertest
 
 import (
-	"context"
 	"errors"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/blockmate/blockmate/internal/testctx"
 )
 
 // TestPeerExitsWhenStdinCloses checks the guard against leaked peers: a
@@ -20,7 +21,7 @@ func TestPeerExitsWhenStdinCloses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Stop()
-	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if _, err := p.Wait(ctx, "ready"); err != nil {
 		t.Fatalf("%v\n%s", err, p.Log())

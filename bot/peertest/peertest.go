@@ -132,6 +132,7 @@ type Event struct {
 	X        *float64 `json:"x,omitempty"`     // a position (respawn, position, block)
 	Y        *float64 `json:"y,omitempty"`
 	Z        *float64 `json:"z,omitempty"`
+	Chunks   *int     `json:"chunks,omitempty"` // a player's loaded chunk columns (stats)
 }
 
 // logBuffer keeps the last part of a peer's stdout and stderr.

@@ -1,12 +1,11 @@
 package peertest_test
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 )
 
 // TestChatBetweenPlayers starts a flying-squid server per version, joins two
@@ -25,7 +24,7 @@ func TestChatBetweenPlayers(t *testing.T) {
 			alex := peertest.StartPlayer(t, srv, "alex")
 			steve := peertest.StartPlayer(t, srv, "steve")
 
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			ctx, cancel := testctx.New(t)
 			defer cancel()
 			if err := alex.Chat("hello from alex"); err != nil {
 				t.Fatal(err)

@@ -218,6 +218,95 @@ func (p *Player) Position(ctx context.Context) (x, y, z float64, err error) {
 	return *ev.X, *ev.Y, *ev.Z, nil
 }
 
+// WalkTo makes a mineflayer player walk, as a person would (looking that
+// way and holding forward), until x, z is under it, and returns where it
+// stopped; an error says when it stopped short.
+func (p *Player) WalkTo(ctx context.Context, x, z float64) (px, py, pz float64, err error) {
+	if p.Client != ClientMineflayer {
+		return 0, 0, 0, fmt.Errorf("player %s is a %s client, which cannot walk", p.Username, p.Client)
+	}
+	if err := p.command(struct {
+		Cmd string  `json:"cmd"`
+		X   float64 `json:"x"`
+		Z   float64 `json:"z"`
+	}{"walk", x, z}); err != nil {
+		return 0, 0, 0, err
+	}
+	ev, err := p.log.wait(ctx, "walked", nil)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if ev.X == nil || ev.Y == nil || ev.Z == nil {
+		return 0, 0, 0, fmt.Errorf("player %s reported a walk without a position", p.Username)
+	}
+	if ev.Reason != "" {
+		return *ev.X, *ev.Y, *ev.Z, fmt.Errorf("player %s walking to %.1f %.1f: %s", p.Username, x, z, ev.Reason)
+	}
+	return *ev.X, *ev.Y, *ev.Z, nil
+}
+
+// Goto walks a mineflayer player to a block with mineflayer-pathfinder (a
+// player on a route, as a person walks) and returns where it ended; an
+// error when the pathfinder gave up.
+func (p *Player) Goto(ctx context.Context, x, y, z int) (ex, ey, ez float64, err error) {
+	if p.Client != ClientMineflayer {
+		return 0, 0, 0, fmt.Errorf("player %s is a %s client, which cannot walk", p.Username, p.Client)
+	}
+	if err := p.command(struct {
+		Cmd string `json:"cmd"`
+		X   int    `json:"x"`
+		Y   int    `json:"y"`
+		Z   int    `json:"z"`
+	}{"goto", x, y, z}); err != nil {
+		return 0, 0, 0, err
+	}
+	ev, err := p.log.wait(ctx, "arrived", nil)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if ev.X == nil || ev.Y == nil || ev.Z == nil {
+		return 0, 0, 0, fmt.Errorf("player %s reported an arrival without coordinates", p.Username)
+	}
+	if ev.Message != "" {
+		return *ev.X, *ev.Y, *ev.Z, fmt.Errorf("player %s did not arrive: %s", p.Username, ev.Message)
+	}
+	return *ev.X, *ev.Y, *ev.Z, nil
+}
+
+// Follow makes a mineflayer player follow another player with
+// mineflayer-pathfinder's GoalFollow, keeping within distance blocks, until
+// StopWalking.
+func (p *Player) Follow(ctx context.Context, username string, distance int) error {
+	if p.Client != ClientMineflayer {
+		return fmt.Errorf("player %s is a %s client, which cannot walk", p.Username, p.Client)
+	}
+	if err := p.command(struct {
+		Cmd      string `json:"cmd"`
+		Username string `json:"username"`
+		Distance int    `json:"distance"`
+	}{"follow", username, distance}); err != nil {
+		return err
+	}
+	ev, err := p.log.wait(ctx, "following", func(ev Event) bool { return ev.Username == username })
+	if err != nil {
+		return err
+	}
+	if ev.Message != "" {
+		return fmt.Errorf("player %s cannot follow %s: %s", p.Username, username, ev.Message)
+	}
+	return nil
+}
+
+// StopWalking ends a mineflayer player's goto or follow.
+func (p *Player) StopWalking() error {
+	return p.command(struct {
+		Cmd string `json:"cmd"`
+	}{"stop"})
+}
+
+// Pid is the player's process id, to measure what it costs.
+func (p *Player) Pid() int { return p.proc.Pid() }
+
 // Close makes the player leave and stops its process. It is safe to call
 // more than once and is also done in t.Cleanup.
 func (p *Player) Close() {

@@ -68,6 +68,9 @@ type Server struct {
 
 	proc *Peer
 	log  *eventLog
+	// survival marks the survival plugin's server, whose inventories
+	// Query("inventory") reports.
+	survival bool
 }
 
 // Addr is host:port.
@@ -110,7 +113,7 @@ type ServerInventory struct {
 // testdata/peers/server.js) for a player's inventory as it holds it; nil
 // when the player is not in the world.
 func (s *Server) Inventory(ctx context.Context, username string) (*ServerInventory, error) {
-	if s.Flavor != FlavorFlyingSquid || s.log == nil {
+	if s.Flavor != FlavorFlyingSquid || s.log == nil || s.survival {
 		return nil, fmt.Errorf("peertest: only a plain flying-squid server (StartServer) reports inventories this way; the survival server answers Query(\"inventory\")")
 	}
 	if err := s.Command("inspect " + username); err != nil {
@@ -125,6 +128,27 @@ func (s *Server) Inventory(ctx context.Context, username string) (*ServerInvento
 		return nil, fmt.Errorf("peertest: the server reported an inventory %q: %v", ev.Text, err)
 	}
 	return out, nil
+}
+
+// PlayerPosition asks the server where it holds a player to be (the console
+// command "where", testdata/peers/server.js and mpserver.js): the position
+// its movement packets brought it to, as the server accepted them.
+func (s *Server) PlayerPosition(ctx context.Context, username string) (x, y, z float64, err error) {
+	if s.log == nil {
+		return 0, 0, 0, fmt.Errorf("peertest: this server reports no positions")
+	}
+	if err := s.Command("where " + username); err != nil {
+		return 0, 0, 0, err
+	}
+	// Each answer is taken once: one question, one answer.
+	ev, err := s.log.wait(ctx, "position", func(ev Event) bool { return ev.Username == username })
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if ev.X == nil || ev.Y == nil || ev.Z == nil {
+		return 0, 0, 0, fmt.Errorf("peertest: the server reported a position without coordinates")
+	}
+	return *ev.X, *ev.Y, *ev.Z, nil
 }
 
 // StartServer starts a server and returns once it accepts logins. It is

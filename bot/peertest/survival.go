@@ -65,17 +65,20 @@ func StartSurvivalServer(t testing.TB, opts SurvivalOptions) *SurvivalServer {
 		t.Fatalf("peertest: survival server %s did not start: %v", opts.Version, err)
 	}
 	s := &SurvivalServer{
-		Server:  &Server{Host: "127.0.0.1", Port: ev.Port, Version: opts.Version, Flavor: FlavorFlyingSquid, proc: p},
+		Server: &Server{Host: "127.0.0.1", Port: ev.Port, Version: opts.Version, Flavor: FlavorFlyingSquid, proc: p,
+			log: newEventLog("survival " + opts.Version), survival: true},
 		waiting: map[string]chan survivalReply{},
 	}
 	go s.follow()
 	return s
 }
 
-// follow hands each query answer to the query waiting for it.
+// follow hands each query answer to the query waiting for it, and keeps
+// every other event in the server's event log (WaitEvent, Events).
 func (s *SurvivalServer) follow() {
 	for ev := range s.proc.events {
 		if ev.Event != "survival" {
+			s.log.add(ev, nil)
 			continue
 		}
 		var r survivalReply
@@ -91,6 +94,7 @@ func (s *SurvivalServer) follow() {
 		}
 	}
 	<-s.proc.done
+	s.log.end(fmt.Errorf("the server exited (%v)", s.proc.err))
 	s.mu.Lock()
 	s.gone = fmt.Errorf("the survival server has exited (%v)", s.proc.err)
 	for id, ch := range s.waiting {

@@ -7,9 +7,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testctx"
 )
 
 // survivalVersions are the versions flying-squid serves, so the versions the
@@ -93,7 +93,12 @@ type packet struct {
 	SourceCauseID  int     `json:"sourceCauseId"`
 	SourceDirectID int     `json:"sourceDirectId"`
 	Health         float64 `json:"health"`
-	Item           *struct {
+	// Translate and ActionBar are a system_chat line's translation key and
+	// where it shows; Animation an animation packet's id.
+	Translate string `json:"translate"`
+	ActionBar bool   `json:"actionBar"`
+	Animation int    `json:"animation"`
+	Item      *struct {
 		ID    int `json:"id"`
 		Count int `json:"count"`
 	} `json:"item"`
@@ -114,12 +119,13 @@ type mob struct {
 // scene holds one version's server and player and the helpers the steps
 // share.
 type scene struct {
-	t    *testing.T
-	ctx  context.Context
-	srv  *peertest.SurvivalServer
-	alex *peertest.Survivor
-	at   [3]int // alex's block position at the start
-	seen int    // log entries up to this one have been looked at
+	t       *testing.T
+	ctx     context.Context
+	version string
+	srv     *peertest.SurvivalServer
+	alex    *peertest.Survivor
+	at      [3]int // alex's block position at the start
+	seen    int    // log entries up to this one have been looked at
 }
 
 func (s *scene) command(line string) {
@@ -216,9 +222,12 @@ func (s *scene) eventually(what string, ok func() bool, got func() string) {
 	s.t.Helper()
 	for !ok() {
 		if err := s.srv.Query(s.ctx, nil, "tick"); err != nil {
-			// Report what the server has now, with a fresh context.
+			// Report what the server has now, in the margin the test's
+			// context kept back for the report.
 			ctx := s.ctx
-			s.ctx = context.Background()
+			report, cancel := testctx.Report(s.t)
+			defer cancel()
+			s.ctx = report
 			defer func() { s.ctx = ctx }()
 			s.t.Fatalf("waiting until %s: %v; %s", what, err, got())
 		}
@@ -241,9 +250,9 @@ func TestSurvivalPluginAgainstMineflayer(t *testing.T) {
 func testSurvival(t *testing.T, version string) {
 	srv := peertest.StartSurvivalServer(t, peertest.SurvivalOptions{Version: version})
 	alex := peertest.StartSurvivor(t, srv.Server, "alex")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := testctx.New(t)
 	defer cancel()
-	s := &scene{t: t, ctx: ctx, srv: srv, alex: alex}
+	s := &scene{t: t, ctx: ctx, version: version, srv: srv, alex: alex}
 
 	var p serverPlayer
 	s.eventually("alex has joined", func() bool {
@@ -272,6 +281,7 @@ func testSurvival(t *testing.T, version string) {
 		{"chest", useChest},
 		{"eating", eat},
 		{"doors, levers and buttons", useBlocks},
+		{"sleeping in a bed", sleepInBed},
 		{"zombie", fightZombie},
 		{"tossing to another player", tossToPlayer},
 	}
@@ -286,10 +296,7 @@ func testSurvival(t *testing.T, version string) {
 	}()
 	for _, step := range steps {
 		ok := t.Run(step.name, func(t *testing.T) {
-			// A bound for a stuck step; none takes more than half a minute.
-			stepCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-			defer cancel()
-			s.t, s.ctx = t, stepCtx
+			s.t, s.ctx = t, ctx
 			step.run(s)
 		})
 		if !ok {

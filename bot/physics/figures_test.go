@@ -47,3 +47,23 @@ func TestHandFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestGroundSpeedIsWhatStepDoes: the planners' figure for walking and
+// sprinting is the speed Step settles at on stone, for every version.
+func TestGroundSpeedIsWhatStepDoes(t *testing.T) {
+	a := DefaultAttributes()
+	for _, p := range mcdata.GameProtocols() {
+		e := engine(t, p)
+		w := newWorld(t, e, "stone")
+		for _, sprint := range []bool{false, true} {
+			s := e.StandingState(w, Vec3{0.5, 0, 0.5}, 0)
+			c := Controls{Forward: true, Sprint: sprint}
+			s, _ = e.Simulate(w, s, c, a, 100, nil)
+			z := s.Pos.Z
+			s, _ = e.Simulate(w, s, c, a, 20, nil)
+			if got, want := s.Pos.Z-z, a.GroundSpeed(sprint); math.Abs(got-want) > 1e-4 {
+				t.Errorf("%d sprint=%v: Step covers %.6f blocks a second, GroundSpeed says %.6f", p, sprint, got, want)
+			}
+		}
+	}
+}

@@ -183,6 +183,18 @@ type Entry struct {
 	Listed bool
 }
 
+// ByUUID returns the listed player with a UUID, and false when the list
+// has none (the bot's own entry included when the server lists it).
+func (p *Players) ByUUID(id [16]byte) (Player, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pl, ok := p.list[id]
+	if !ok {
+		return Player{}, false
+	}
+	return *pl, true
+}
+
 // Count is how many players are in the world, the bot included.
 func (p *Players) Count() int { return len(p.List()) }
 

@@ -1,8 +1,8 @@
 // Package registry keeps the registries the server sends in configuration
 // that other features read: dimension types, chat types, damage types,
-// dialogs (1.21.6+) and world clocks (26.1+); biomes and the rest come with
-// the features that need them. Entries are looked up by their index, which
-// is how play packets refer to them.
+// biome names, dialogs (1.21.6+) and world clocks (26.1+). Entries are
+// looked up by their index, which is how play packets and chunk data refer
+// to them.
 package registry
 
 import (
@@ -52,6 +52,10 @@ type Registry struct {
 	damage     []string
 	dialogs    []Dialog
 	clocks     []string
+	biomes     []string
+	// enchantments are the enchantment registry's names (bot/dig reads
+	// efficiency and aqua affinity from a stack's enchantment ids).
+	enchantments []string
 }
 
 // Attach registers the registry's handler on s.
@@ -104,6 +108,14 @@ func (g *Registry) apply(id string, entries []codec.RegistryEntry) {
 		g.mu.Lock()
 		g.chatTypes = types
 		g.mu.Unlock()
+	case "minecraft:worldgen/biome":
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = strings.TrimPrefix(e.Name, "minecraft:")
+		}
+		g.mu.Lock()
+		g.biomes = names
+		g.mu.Unlock()
 	case "minecraft:damage_type":
 		names := make([]string, len(entries))
 		for i, e := range entries {
@@ -119,6 +131,14 @@ func (g *Registry) apply(id string, entries []codec.RegistryEntry) {
 		}
 		g.mu.Lock()
 		g.dialogs = dialogs
+		g.mu.Unlock()
+	case "minecraft:enchantment":
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = strings.TrimPrefix(e.Name, "minecraft:")
+		}
+		g.mu.Lock()
+		g.enchantments = names
 		g.mu.Unlock()
 	case "minecraft:world_clock":
 		names := make([]string, len(entries))
@@ -185,6 +205,27 @@ func (g *Registry) DimensionType(index int32) (DimensionType, bool) {
 		return DimensionType{}, false
 	}
 	return g.dimensions[index], true
+}
+
+// Biomes is the biome registry's names (without "minecraft:"), indexed by
+// the ids chunk data carries; nil until the server sends the registry.
+// The slice is shared: do not modify it.
+func (g *Registry) Biomes() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.biomes
+}
+
+// Enchantment names an id of the enchantment registry (without
+// "minecraft:"), and false until the server sent the registry or for an id
+// it does not hold.
+func (g *Registry) Enchantment(id int32) (string, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if id < 0 || int(id) >= len(g.enchantments) {
+		return "", false
+	}
+	return g.enchantments[id], true
 }
 
 // vanillaChatType is how the vanilla pack shows a chat type the server sent

@@ -13,8 +13,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blockmate/blockmate/bot/chat"
@@ -22,6 +24,7 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/metadata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/untrusted"
@@ -81,6 +84,12 @@ type Snapshot struct {
 
 	Air  int32 // air supply in ticks, 0..MaxAir
 	Dead bool
+	// Sleeping is true while the server shows the bot lying in a bed (its
+	// own entity's pose is sleeping); Bed is the bed's head, once the
+	// server sent the bot's sleeping position.
+	Sleeping bool
+	Bed      codec.BlockPos
+	HasBed   bool
 	// Respawning is true between a respawn and the position sync that
 	// places the bot.
 	Respawning bool
@@ -106,7 +115,38 @@ type Self struct {
 	// the bot: the attacker behind the health drop that follows.
 	lastDamage   string
 	lastDamageAt time.Time
+	// attackerType names an entity by id (its type), for mc_hurt.
+	attackerType atomic.Pointer[func(id int32) (string, bool)]
 	changed      core.Notify
+	// onSync is the body's answer to a position sync (bot/move): the
+	// packets that follow the confirmation. Set before the session starts.
+	onSync func(Sync) []core.Out
+}
+
+// Sync is a position sync as the bot applied it: where the server put the
+// bot (relative parts resolved), the velocity it sent (1.21.2 on; zero
+// before) and its Relative bits (codec.Relative*; from 1.21.2 bits 5–7 say
+// the velocity adds to the bot's own, per axis), for the body to resolve
+// its motion as the game's client does.
+type Sync struct {
+	Position   geom.Vec3
+	Velocity   geom.Vec3
+	Yaw, Pitch float32
+	Relative   uint32
+}
+
+// OnSync registers the body's answer to every position sync: f runs on the
+// read loop after the sync is applied and returns the packets to send right
+// after the teleport confirmation, in the same batch (the movement feature's
+// position answer). Call it before the session starts.
+func (f *Self) OnSync(fn func(Sync) []core.Out) { f.onSync = fn }
+
+// Moved records where the body's last tick left the bot (bot/move, the one
+// owner of the bot's movement) and wakes waiters.
+func (f *Self) Moved(pos geom.Vec3, yaw, pitch float32, onGround bool) {
+	f.update(func(st *Snapshot) {
+		st.Position, st.Yaw, st.Pitch, st.OnGround = pos, yaw, pitch, onGround
+	})
 }
 
 // Attach registers the feature's handlers on s. reg names damage types.
@@ -130,8 +170,14 @@ func Attach(s *core.Session, reg *registry.Registry, opts Options) *Self {
 	s.Handle(mcdata.ClientboundPlayDamageEvent, f.damage)
 	s.Handle(mcdata.ClientboundPlayEntityMetadata, f.metadata)
 	s.Handle(mcdata.ClientboundPlaySpawnPosition, f.spawnPosition)
+	s.OnTickCatchUp(f.tick)
 	return f
 }
+
+// SetAttackerType gives the feature a way to tell an entity's type by its
+// id (the entity feature attaches after this one), so mc_hurt can name the
+// attacker's type; without it, mc_hurt names the kind of damage.
+func (f *Self) SetAttackerType(typeOf func(id int32) (string, bool)) { f.attackerType.Store(&typeOf) }
 
 // Snapshot copies the bot's state.
 func (f *Self) Snapshot() Snapshot {
@@ -186,6 +232,8 @@ func (f *Self) respawn(r *wire.Reader) error {
 	}
 	f.update(func(st *Snapshot) {
 		f.applySpawn(st, rs.Spawn)
+		// A respawned player is a new entity, standing.
+		st.Sleeping, st.HasBed = false, false
 		st.Respawning = st.Dead || st.Respawning
 		st.Dead = false
 		st.Air = MaxAir
@@ -194,8 +242,8 @@ func (f *Self) respawn(r *wire.Reader) error {
 }
 
 // position follows the server's position sync: it confirms the teleport
-// and answers with the position, in one batch so no other packet comes
-// between; the first sync marks the spawn.
+// and lets the body answer with the position (OnSync), in one batch so no
+// other packet comes between; the first sync marks the spawn.
 func (f *Self) position(r *wire.Reader) error {
 	p := f.c.PositionSync(r)
 	if r.Err() != nil {
@@ -239,11 +287,10 @@ func (f *Self) position(r *wire.Reader) error {
 	}
 	out := []core.Out{
 		{Packet: mcdata.ServerboundPlayTeleportConfirm, Build: func(w *wire.Writer) { f.c.WriteTeleportConfirm(w, p.TeleportID) }},
-		// The bot stands where the server put it; claiming the ground
-		// keeps the server's fly check quiet.
-		{Packet: mcdata.ServerboundPlayPositionLook, Build: func(w *wire.Writer) {
-			f.c.WriteMovement(w, codec.Movement{X: pos.X, Y: pos.Y, Z: pos.Z, Yaw: yaw, Pitch: pitch, OnGround: true})
-		}},
+	}
+	if f.onSync != nil {
+		vel := geom.Vec3{X: finite64(p.VX), Y: finite64(p.VY), Z: finite64(p.VZ)}
+		out = append(out, f.onSync(Sync{Position: pos, Velocity: vel, Yaw: yaw, Pitch: pitch, Relative: p.Relative})...)
 	}
 	if (first || respawned) && f.c.SendsPlayerLoaded {
 		out = append(out, core.Out{Packet: mcdata.ServerboundPlayPlayerLoaded})
@@ -260,6 +307,13 @@ func (f *Self) position(r *wire.Reader) error {
 		}{pos.Round()})
 	}
 	return nil
+}
+
+func finite64(v float64) float64 {
+	if geom.Finite(v) {
+		return v
+	}
+	return 0
 }
 
 func (f *Self) health(r *wire.Reader) error {
@@ -372,6 +426,13 @@ func (f *Self) damage(r *wire.Reader) error {
 		return nil
 	}
 	name, _ := f.reg.DamageType(d.SourceType)
+	// mc_hurt names the attacker by its entity type when the game says
+	// which entity caused the damage (the zombie, not mob_attack).
+	if typeOf := f.attackerType.Load(); d.SourceCause > 0 && typeOf != nil {
+		if t, ok := (*typeOf)(d.SourceCause - 1); ok && t != "" {
+			name = t
+		}
+	}
 	now := f.s.Now()
 	f.mu.Lock()
 	if d.EntityID == f.st.EntityID {
@@ -491,22 +552,69 @@ func (f *Self) spawnPosition(r *wire.Reader) error {
 	return nil
 }
 
-// metadata keeps the bot's own air supply (metadata index 1).
+// tick moves the world's clock on by one tick between the server's time
+// updates (ClientLevel.tickTime): the age always, the time of day while
+// the daylight cycle runs (from 26.1, each world clock at its rate;
+// nobody waits on the time, so no one is woken). It is a catch-up handler
+// (core.Session.OnTickCatchUp): it may run up to a second late while
+// nothing needs the tick in real time. The body (bot/move) tells the server
+// where the bot is.
+func (f *Self) tick(uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.st.HasTime {
+		return
+	}
+	f.st.WorldAge++
+	if f.clocks != nil {
+		// 26.1: every world clock runs at its own rate, and the time of
+		// day is the dimension's clock.
+		for id, c := range f.clocks {
+			c.PartialTick += c.Rate
+			whole := math.Floor(float64(c.PartialTick))
+			c.TotalTicks += int64(whole)
+			c.PartialTick -= float32(whole)
+			f.clocks[id] = c
+		}
+		f.applyClocks(&f.st)
+	} else if f.st.DayCycle == DayRunning {
+		f.st.TimeOfDay++
+	}
+}
+
+// metadata keeps the bot's own air supply (metadata index 1), its pose
+// (sleeping or not) and the bed it sleeps in (LivingEntity's sleeping_pos,
+// the only optional block position a player's metadata has).
 func (f *Self) metadata(r *wire.Reader) error {
 	f.mu.Lock()
 	self := f.st.EntityID
 	f.mu.Unlock()
 	m := f.c.EntityMetadata(r)
-	if r.Err() != nil || m.EntityID != self {
+	if m.EntityID != self || (r.Err() != nil && len(m.Entries) == 0) {
 		return nil
 	}
 	for _, e := range m.Entries {
-		if air, ok := e.Value.(int32); ok && e.Index == 1 && e.Kind == codec.MetaVarInt {
-			f.update(func(st *Snapshot) { st.Air = min(max(air, 0), MaxAir) })
+		switch {
+		case e.Index == 1 && e.Kind == codec.MetaVarInt:
+			if air, ok := e.Value.(int32); ok {
+				f.update(func(st *Snapshot) { st.Air = min(max(air, 0), MaxAir) })
+			}
+		case e.Index == metadata.PoseIndex && e.Kind == codec.MetaPose:
+			if pose, ok := e.Value.(int32); ok {
+				f.update(func(st *Snapshot) { st.Sleeping = metadata.Pose(pose) == metadata.Sleeping })
+			}
+		case e.Kind == codec.MetaOptionalBlockPos:
+			bed, ok := e.Value.(codec.BlockPos)
+			f.update(func(st *Snapshot) { st.Bed, st.HasBed = bed, ok })
 		}
 	}
 	return nil
 }
+
+// Changed returns a channel closed at the next change of the bot's state
+// (a packet about it, a tick of the body); take it before reading a
+// Snapshot, then wait on it.
+func (f *Self) Changed() <-chan struct{} { return f.changed.Wait() }
 
 // ErrAlive is Respawn's answer when the bot is not dead.
 var ErrAlive = errors.New("the bot is alive, so there is nothing to respawn; mc_get_health shows its health")

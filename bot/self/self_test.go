@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -58,6 +59,13 @@ func offline(t *testing.T, proto int32) *harness {
 	h.s = core.New(a, codec.For(proto), core.Options{Emit: h.rec.Emit, Username: "Theo", Clock: h.clock})
 	reg := registry.Attach(h.s)
 	h.f = Attach(h.s, reg, Options{})
+	// The body (bot/move) answers a sync with the position; a stand-in here
+	// so the batch is what a session sends.
+	h.f.OnSync(func(sy Sync) []core.Out {
+		return []core.Out{{Packet: mcdata.ServerboundPlayPositionLook, Build: func(w *wire.Writer) {
+			h.s.Codec.WriteMovement(w, codec.Movement{X: sy.Position.X, Y: sy.Position.Y, Z: sy.Position.Z, Yaw: sy.Yaw, Pitch: sy.Pitch, OnGround: true})
+		}}}
+	})
 	var w wire.Writer
 	w.String("minecraft:damage_type")
 	w.VarInt(2)
@@ -172,7 +180,7 @@ func TestSpawnAndPosition(t *testing.T) {
 		if proto >= 769 {
 			want = append(want, mcdata.ServerboundPlayPlayerLoaded)
 		}
-		if got := h.waitSent(len(want)); len(got) != len(want) || got[0] != want[0] || got[len(got)-1] != want[len(want)-1] {
+		if got := h.waitSent(len(want)); !slices.Equal(got, want) {
 			t.Errorf("%d: sent %v, want %v", proto, got, want)
 		}
 		select {
@@ -410,6 +418,89 @@ func TestSpawnPoint(t *testing.T) {
 		}
 		if st := h.f.Snapshot(); !st.HasSpawnPoint || st.SpawnPoint != want {
 			t.Errorf("%d: spawn point %+v, want %+v", proto, st.SpawnPoint, want)
+		}
+	}
+}
+
+// TestTimeRunsBetweenUpdates: the tick moves the world's age and, while
+// the daylight cycle runs, the time of day on between the server's time
+// updates.
+func TestTimeRunsBetweenUpdates(t *testing.T) {
+	h := offline(t, 769)
+	h.login()
+	h.position(1, 0, 64, 0, 0) // the spawn starts the tick
+	h.route(mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) { w.Int64(1000); w.Int64(6000); w.Bool(true) })
+	// Only catch-up handlers tick: each clock tick runs a second's 20
+	// ticks. Tick() returns once the tick was taken, not once its 20 ran,
+	// so after two at least one second has run and the second may be
+	// part-way through.
+	h.clock.Tick()
+	h.clock.Tick()
+	st := h.f.Snapshot()
+	if st.TimeOfDay < 6020 || st.TimeOfDay > 6040 || st.WorldAge-st.TimeOfDay != 1000-6000 {
+		t.Errorf("after a second or two: time of day %d, age %d", st.TimeOfDay, st.WorldAge)
+	}
+	h.route(mcdata.ClientboundPlayUpdateTime, func(w *wire.Writer) { w.Int64(2000); w.Int64(18000); w.Bool(false) })
+	h.clock.Tick()
+	h.clock.Tick()
+	// The last second of the first round may run after the update: one
+	// more.
+	if st := h.f.Snapshot(); st.TimeOfDay != 18000 || st.WorldAge < 2020 || st.WorldAge > 2060 {
+		t.Errorf("with the daylight cycle off: time of day %d, age %d", st.TimeOfDay, st.WorldAge)
+	}
+}
+
+// metaType is the protocol's id of a metadata value kind.
+func metaType(t *testing.T, proto int32, kind codec.MetadataKind) int32 {
+	t.Helper()
+	for id, k := range codec.For(proto).MetadataTypes {
+		if k == kind {
+			return int32(id)
+		}
+	}
+	t.Fatalf("protocol %d has no metadata type %v", proto, kind)
+	return 0
+}
+
+// TestSleepingPose: the bot is asleep while its own entity's pose is
+// sleeping, in the bed its sleeping_pos names; another entity's pose does
+// not count, and standing up (the pose back, the position cleared) wakes it.
+func TestSleepingPose(t *testing.T) {
+	for _, proto := range []int32{767, 769, 775} {
+		h := offline(t, proto)
+		h.login()
+		pose, optPos := metaType(t, proto, codec.MetaPose), metaType(t, proto, codec.MetaOptionalBlockPos)
+		lie := func(eid int32, sleeping bool) {
+			h.route(mcdata.ClientboundPlayEntityMetadata, func(w *wire.Writer) {
+				w.VarInt(eid)
+				w.Byte(6)
+				w.VarInt(pose)
+				if sleeping {
+					w.VarInt(2)
+				} else {
+					w.VarInt(0)
+				}
+				w.Byte(14)
+				w.VarInt(optPos)
+				w.Bool(sleeping)
+				if sleeping {
+					x, y, z := int64(-3), int64(64), int64(1000)
+					w.Int64((x&0x3ffffff)<<38 | (z&0x3ffffff)<<12 | y&0xfff)
+				}
+				w.Byte(0xff)
+			})
+		}
+		lie(7, true)
+		if st := h.f.Snapshot(); st.Sleeping || st.HasBed {
+			t.Fatalf("%d: another entity's pose put the bot to sleep: %+v", proto, st)
+		}
+		lie(42, true)
+		if st := h.f.Snapshot(); !st.Sleeping || !st.HasBed || st.Bed != (codec.BlockPos{X: -3, Y: 64, Z: 1000}) {
+			t.Fatalf("%d: after its own sleeping pose the bot is %v in %v (%v)", proto, st.Sleeping, st.Bed, st.HasBed)
+		}
+		lie(42, false)
+		if st := h.f.Snapshot(); st.Sleeping || st.HasBed {
+			t.Fatalf("%d: standing again, the bot is %v in %v (%v)", proto, st.Sleeping, st.Bed, st.HasBed)
 		}
 	}
 }

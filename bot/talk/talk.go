@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -181,8 +182,15 @@ func (t *Talk) onSystemChat(content any) {
 			}
 		}
 	}
-	text := chat.Plain(content)
+	// One render: the plain text is the segments' text (chat.Plain), and
+	// a server may send many system lines (a console's command feedback
+	// to every op, 20 a second while it moves a player).
 	segs := chat.Segments(content)
+	var b strings.Builder
+	for _, sg := range segs {
+		b.WriteString(sg.Text)
+	}
+	text := b.String()
 	if m, ok := content.(map[string]any); ok {
 		if key, _ := m["translate"].(string); key == "commands.message.display.outgoing" {
 			// The server's confirmation of the bot's own /msg.
@@ -190,13 +198,18 @@ func (t *Talk) onSystemChat(content any) {
 			return
 		}
 	}
-	if m := chatLine.FindStringSubmatch(text); m != nil {
-		t.add(m[1], m[2], "chat", segs)
-		return
+	// The cheap tests first: most system lines are neither.
+	if strings.HasPrefix(text, "<") {
+		if m := chatLine.FindStringSubmatch(text); m != nil {
+			t.add(m[1], m[2], "chat", segs)
+			return
+		}
 	}
-	if m := whisperLine.FindStringSubmatch(text); m != nil {
-		t.add(m[1], m[2], "whisper", segs)
-		return
+	if strings.Contains(text, " whispers to you: ") {
+		if m := whisperLine.FindStringSubmatch(text); m != nil {
+			t.add(m[1], m[2], "whisper", segs)
+			return
+		}
 	}
 	t.add("", text, "system", segs)
 }

@@ -256,3 +256,68 @@ func (h *foundHeap) sorted() []Found {
 func (s *Store) FindBlocks(from BlockPos, radius, count int, match func(mcdata.StateID) bool) []Found {
 	return s.Snapshot().FindBlocks(from, radius, count, match)
 }
+
+// CountBlocks counts the loaded blocks of each state in the cube of
+// radius r around from (every axis within r, the dimension's height
+// bounding y), calling add once per state and section with a count. A
+// section of one state is counted without reading its blocks; others are
+// read once, palette index by palette index.
+func (v *View) CountBlocks(from BlockPos, r int, add func(st mcdata.StateID, n int)) {
+	if r < 0 {
+		return
+	}
+	l := v.layout
+	x0, x1, z0, z1 := from.X-r, from.X+r, from.Z-r, from.Z+r
+	y0, y1 := max(from.Y-r, l.MinY), min(from.Y+r, l.MinY+l.Height-1)
+	if y0 > y1 {
+		return
+	}
+	var counts [256]int
+	for cx := x0 >> 4; cx <= x1>>4; cx++ {
+		for cz := z0 >> 4; cz <= z1>>4; cz++ {
+			col := v.columns[ChunkPos{int32(cx), int32(cz)}]
+			if col == nil {
+				continue
+			}
+			lx0, lx1 := max(x0-cx<<4, 0), min(x1-cx<<4, 15)
+			lz0, lz1 := max(z0-cz<<4, 0), min(z1-cz<<4, 15)
+			for i := (y0 - l.MinY) >> 4; i <= (y1-l.MinY)>>4; i++ {
+				sec := col.Section(i)
+				if sec == nil {
+					continue
+				}
+				base := l.MinY + i<<4
+				ly0, ly1 := max(y0-base, 0), min(y1-base, 15)
+				c := &sec.blocks
+				if c.bits == 0 {
+					add(mcdata.StateID(c.value), (lx1-lx0+1)*(ly1-ly0+1)*(lz1-lz0+1))
+					continue
+				}
+				b := uint(c.bits)
+				per := 64 / b
+				field := uint64(1)<<b - 1
+				for y := ly0; y <= ly1; y++ {
+					for z := lz0; z <= lz1; z++ {
+						for x := lx0; x <= lx1; x++ {
+							i := uint(y<<8 | z<<4 | x)
+							raw := uint32(c.data[i/per]>>((i%per)*b)) & uint32(field)
+							if c.direct {
+								add(mcdata.StateID(raw), 1)
+							} else {
+								counts[raw]++
+							}
+						}
+					}
+				}
+				if !c.direct {
+					for j, st := range c.palette {
+						if counts[j] > 0 {
+							add(mcdata.StateID(st), counts[j])
+							counts[j] = 0
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -128,6 +128,27 @@ func (s *Store) Unload(pos ChunkPos) {
 	s.mu.Unlock()
 }
 
+// Retain unloads every column keep refuses, under one lock hold, and
+// returns how many it unloaded: the columns that fall out of the view when
+// its centre moves.
+func (s *Store) Retain(keep func(ChunkPos) bool) int {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for pos := range s.columns {
+		if !keep(pos) {
+			delete(s.columns, pos)
+			n++
+		}
+	}
+	if n > 0 {
+		s.notifyLocked()
+	}
+	return n
+}
+
 // Loaded says whether a column is loaded.
 func (s *Store) Loaded(pos ChunkPos) bool {
 	s.mu.RLock()
@@ -334,6 +355,10 @@ type View struct {
 	columns map[ChunkPos]*Column
 	game    *mcdata.GameData
 }
+
+// EmptyView is a view of no columns, for a reader asking before any store
+// exists.
+func EmptyView() *View { return &View{} }
 
 // Layout is the layout the view was taken under.
 func (v *View) Layout() Layout { return v.layout }

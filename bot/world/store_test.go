@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/wire"
 )
 
 var game = mcdata.Game(769)
@@ -360,5 +361,125 @@ func TestMemoryFollowsLoadedColumns(t *testing.T) {
 	}
 	if s.Bytes() != 0 || s.Len() != 0 {
 		t.Errorf("after unloading everything: %d bytes, %d columns", s.Bytes(), s.Len())
+	}
+}
+
+func TestAppendChunkRoundTrip(t *testing.T) {
+	stone, glass := state(t, "stone"), state(t, "glass")
+	for _, f := range []Format{{}, {NoSizePrefix: true, HeightmapArray: true}, {NoSizePrefix: true, HeightmapArray: true, FluidCount: true}} {
+		l := storeLayout()
+		l.Format = f
+		c := &Chunk{Pos: ChunkPos{-3, 9}}
+		for i := 0; i < l.Sections(); i++ {
+			c.Sections = append(c.Sections, BuildSection(l, int32(i%2), func(x, y, z int) mcdata.StateID {
+				if (x+y+z+i)%5 == 0 {
+					return glass
+				}
+				return stone
+			}))
+		}
+		c.BlockEntities = []BlockEntity{{Pos: BlockPos{-40, 70, 150}, Type: 3, NBT: []byte{10, 0}}, {Pos: BlockPos{-33, -64, 159}, Type: 1}}
+		got, err := DecodeChunk(wire.NewReader(AppendChunk(nil, c, l)), l)
+		if err != nil {
+			t.Fatalf("%+v: %v", f, err)
+		}
+		if got.Pos != c.Pos || len(got.Sections) != len(c.Sections) || len(got.BlockEntities) != 2 {
+			t.Fatalf("%+v: decoded %+v", f, got)
+		}
+		for i, s := range got.Sections {
+			for b := 0; b < 4096; b += 7 {
+				if s.Block(b&15, b>>8, b>>4&15) != c.Sections[i].Block(b&15, b>>8, b>>4&15) || s.Biome(b&15, b>>8, b>>4&15) != int32(i%2) {
+					t.Fatalf("%+v: section %d block %d differs", f, i, b)
+				}
+			}
+		}
+		for i, e := range got.BlockEntities {
+			if e.Pos != c.BlockEntities[i].Pos || e.Type != c.BlockEntities[i].Type || string(e.NBT) != string(c.BlockEntities[i].NBT) {
+				t.Errorf("%+v: block entity %d = %+v, want %+v", f, i, e, c.BlockEntities[i])
+			}
+		}
+	}
+}
+
+func TestRetain(t *testing.T) {
+	s, err := NewStore(game, storeLayout())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x := int32(-2); x <= 2; x++ {
+		if err := s.Load(buildChunk(ChunkPos{x, 0}, storeLayout(), func(x, y, z int) mcdata.StateID { return 0 })); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changed := s.Changed()
+	if n := s.Retain(func(p ChunkPos) bool { return p.X >= 0 }); n != 2 {
+		t.Errorf("Retain unloaded %d columns, want 2", n)
+	}
+	select {
+	case <-changed:
+	default:
+		t.Error("Retain did not notify")
+	}
+	if s.Len() != 3 || s.Loaded(ChunkPos{-1, 0}) || !s.Loaded(ChunkPos{2, 0}) {
+		t.Errorf("after Retain: %d columns, -1 loaded %v", s.Len(), s.Loaded(ChunkPos{-1, 0}))
+	}
+}
+
+// TestCountBlocks counts a cube by reading every block one by one and
+// compares.
+func TestCountBlocks(t *testing.T) {
+	stone, grass, glass := state(t, "stone"), state(t, "grass_block[snowy=false]"), state(t, "glass")
+	s, err := NewStore(game, storeLayout())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x := int32(-1); x <= 1; x++ {
+		for z := int32(-1); z <= 1; z++ {
+			if err := s.Load(buildChunk(ChunkPos{x, z}, storeLayout(), func(x, y, z int) mcdata.StateID {
+				switch {
+				case (x*31+y*17+z*7)%11 == 0 && y < 70:
+					return glass
+				case y < 60:
+					return stone
+				case y == 60:
+					return grass
+				}
+				return 0
+			})); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A column of sections with over 256 states stores global ids.
+	if err := s.Load(buildChunk(ChunkPos{5, 5}, storeLayout(), func(x, y, z int) mcdata.StateID {
+		return mcdata.StateID(uint(x*y*z+y) % 600)
+	})); err != nil {
+		t.Fatal(err)
+	}
+	v := s.Snapshot()
+	for _, c := range []struct {
+		from BlockPos
+		r    int
+	}{{BlockPos{88, 10, 90}, 9}, {BlockPos{0, 60, 0}, 5}, {BlockPos{-7, 58, 13}, 12}, {BlockPos{3, 300, 3}, 30}, {BlockPos{40, 60, 0}, 30}, {BlockPos{0, -60, 0}, 8}} {
+		got := map[mcdata.StateID]int{}
+		v.CountBlocks(c.from, c.r, func(st mcdata.StateID, n int) { got[st] += n })
+		want := map[mcdata.StateID]int{}
+		for x := c.from.X - c.r; x <= c.from.X+c.r; x++ {
+			for y := c.from.Y - c.r; y <= c.from.Y+c.r; y++ {
+				for z := c.from.Z - c.r; z <= c.from.Z+c.r; z++ {
+					if st, ok := v.BlockAt(BlockPos{x, y, z}); ok {
+						want[st]++
+					}
+				}
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%+v: %v, want %v", c, got, want)
+		}
+		for st, n := range want {
+			if got[st] != n {
+				t.Errorf("%+v: state %d counted %d, want %d", c, st, got[st], n)
+			}
+		}
 	}
 }

@@ -5,7 +5,9 @@
 // blockmate joins):
 //
 //   - time from process start to spawned (medians over several rounds);
-//   - resident memory (VmRSS) after 30 s idle at view distance 4;
+//   - resident memory (VmRSS) after 30 s idle at view distance 10, with
+//     the chunks of the view loaded and kept (blockmate: the world and
+//     entity stores, the 20 Hz tick running), and how many each holds;
 //   - CPU time (utime+stime) used over those 30 s.
 //
 // It prints the figures and the ratios against the goals of issue 3 and
@@ -23,7 +25,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,7 +54,7 @@ func main() {
 	version := flag.String("version", "1.21.4", "game version to serve and join: any release blockmate joins (flying-squid serves it where it can, else mpserver.js)")
 	rounds := flag.Int("rounds", 5, "timed joins per client (after one untimed warm-up each)")
 	idle := flag.Duration("idle", 30*time.Second, "idle time before memory is read and over which CPU is measured")
-	viewDistance := flag.Int("view-distance", 4, "the server's view distance, in chunks")
+	viewDistance := flag.Int("view-distance", 10, "the server's view distance, in chunks")
 	bin := flag.String("blockmate", "", "blockmate binary to measure (default: build the module's)")
 	results := flag.String("results", "", "write the results here (default testdata/bench/RESULTS-<version>.md; \"-\": do not write)")
 	label := flag.String("label", "", "what was measured, for the results (default: the commit, and whether the working tree had changes)")
@@ -83,6 +84,15 @@ type running struct {
 	stop     func()
 	stderr   func() string
 	finished <-chan struct{}
+	// world asks the client how many chunk columns it holds (and, for
+	// blockmate, the bytes its block store estimates).
+	world func(ctx context.Context) (worldFigures, error)
+}
+
+// worldFigures are what a client holds of the world.
+type worldFigures struct {
+	Chunks     int
+	StoreBytes int64 // blockmate's estimate of its block store; 0 when not known
 }
 
 func run(version string, rounds int, idle time.Duration, viewDistance int, bin, resultsPath, label string) error {
@@ -247,7 +257,20 @@ func startNodeClient(ctx context.Context, peers, script string, cfg map[string]a
 		p.Stop()
 		return nil, fmt.Errorf("%w\n%s", err, p.Log())
 	}
-	return &running{pid: p.Pid(), toSpawn: time.Since(begin), stop: p.Stop, stderr: p.Log, finished: p.Done()}, nil
+	rc := &running{pid: p.Pid(), toSpawn: time.Since(begin), stop: p.Stop, stderr: p.Log, finished: p.Done()}
+	if script == "player.js" {
+		rc.world = func(ctx context.Context) (worldFigures, error) {
+			if err := p.Send(map[string]string{"cmd": "stats"}); err != nil {
+				return worldFigures{}, err
+			}
+			ev, err := p.Wait(ctx, "stats")
+			if err != nil || ev.Chunks == nil {
+				return worldFigures{}, fmt.Errorf("no stats from mineflayer: %v", err)
+			}
+			return worldFigures{Chunks: *ev.Chunks}, nil
+		}
+	}
+	return rc, nil
 }
 
 // startBlockmate runs `blockmate sidecar`, sends mc_join at once and counts
@@ -290,23 +313,76 @@ func startBlockmate(ctx context.Context, bin string, port int, username string) 
 	}
 
 	type response struct {
-		ID    string `json:"id"`
-		OK    bool   `json:"ok"`
-		Error string `json:"error"`
+		ID     string          `json:"id"`
+		OK     bool            `json:"ok"`
+		Error  string          `json:"error"`
+		Result json.RawMessage `json:"result"`
 	}
-	answer := make(chan response, 1)
+	// Responses go to whoever waits for their id; events are drained.
+	var waitMu sync.Mutex
+	waiting := map[string]chan response{"j": make(chan response, 1)}
+	answer := waiting["j"]
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 64<<10), 4<<20)
 		for sc.Scan() {
 			var r response
-			if json.Unmarshal(sc.Bytes(), &r) == nil && r.ID == "j" {
-				answer <- r
-				break
+			if json.Unmarshal(sc.Bytes(), &r) != nil || r.ID == "" {
+				continue
+			}
+			waitMu.Lock()
+			ch := waiting[r.ID]
+			delete(waiting, r.ID)
+			waitMu.Unlock()
+			if ch != nil {
+				ch <- r
 			}
 		}
-		_, _ = io.Copy(io.Discard, stdout) // keep draining events
 	}()
+	var writeMu sync.Mutex
+	seq := 0
+	call := func(ctx context.Context, tool string) (response, error) {
+		writeMu.Lock()
+		seq++
+		id := fmt.Sprintf("q%d", seq)
+		ch := make(chan response, 1)
+		waitMu.Lock()
+		waiting[id] = ch
+		waitMu.Unlock()
+		line, _ := json.Marshal(map[string]any{"id": id, "tool": tool})
+		_, err := stdin.Write(append(line, '\n'))
+		writeMu.Unlock()
+		if err != nil {
+			return response{}, err
+		}
+		select {
+		case r := <-ch:
+			if !r.OK {
+				return r, errors.New(r.Error)
+			}
+			return r, nil
+		case <-done:
+			return response{}, errors.New("blockmate exited")
+		case <-ctx.Done():
+			return response{}, ctx.Err()
+		}
+	}
+	world := func(ctx context.Context) (worldFigures, error) {
+		r, err := call(ctx, "mc_status")
+		if err != nil {
+			return worldFigures{}, err
+		}
+		var st struct {
+			World *struct {
+				ChunksLoaded int   `json:"chunks_loaded"`
+				MemoryBytes  int64 `json:"memory_bytes"`
+			} `json:"world"`
+		}
+		if err := json.Unmarshal(r.Result, &st); err != nil || st.World == nil {
+			return worldFigures{}, fmt.Errorf("mc_status has no world figures: %s", r.Result)
+		}
+		return worldFigures{Chunks: st.World.ChunksLoaded, StoreBytes: st.World.MemoryBytes}, nil
+	}
 	select {
 	case r := <-answer:
 		spawned := time.Since(begin)
@@ -314,7 +390,7 @@ func startBlockmate(ctx context.Context, bin string, port int, username string) 
 			stop()
 			return nil, fmt.Errorf("mc_join failed: %s", r.Error)
 		}
-		return &running{pid: cmd.Process.Pid, toSpawn: spawned, stop: stop, stderr: stderr.String, finished: done}, nil
+		return &running{pid: cmd.Process.Pid, toSpawn: spawned, stop: stop, stderr: stderr.String, finished: done, world: world}, nil
 	case <-done:
 		return nil, fmt.Errorf("blockmate exited before answering mc_join\n%s", stderr.String())
 	case <-ctx.Done():
@@ -323,10 +399,11 @@ func startBlockmate(ctx context.Context, bin string, port int, username string) 
 	}
 }
 
-// idleFigures are what one client used while idle.
+// idleFigures are what one client used while idle, and what it held.
 type idleFigures struct {
 	RSSBytes int64
 	CPU      time.Duration
+	World    *worldFigures
 }
 
 // measureIdle joins, reads CPU time, waits, and reads CPU time and resident
@@ -356,7 +433,19 @@ func measureIdle(c client, idle time.Duration) (idleFigures, error) {
 	if err != nil {
 		return idleFigures{}, err
 	}
-	return idleFigures{RSSBytes: rss, CPU: cpu1 - cpu0}, nil
+	f := idleFigures{RSSBytes: rss, CPU: cpu1 - cpu0}
+	// What it holds is asked after the measures, so the asking costs
+	// neither.
+	if rc.world != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		w, err := rc.world(ctx)
+		cancel()
+		if err != nil {
+			return idleFigures{}, fmt.Errorf("asking what it holds: %w", err)
+		}
+		f.World = &w
+	}
+	return f, nil
 }
 
 // cpuTime is utime+stime of a process (all its threads) from /proc/PID/stat.
@@ -487,7 +576,22 @@ func (r *report) rows() []row {
 		return fmt.Sprintf("%d ms", f.CPU.Milliseconds())
 	}
 	x, v = ratio(float64(bm.CPU), float64(mf.CPU), bmOK, mfOK, goalCPU)
+	// Most of the idle CPU is the chunks arriving: the ratio means
+	// something only when both held the same view.
+	if bmOK && mfOK && bm.World != nil && mf.World != nil && bm.World.Chunks != mf.World.Chunks {
+		v = fmt.Sprintf("not comparable: the server sent them %d and %d columns", bm.World.Chunks, mf.World.Chunks)
+	}
 	rows = append(rows, row{fmt.Sprintf("CPU time over %v idle", r.Idle), cpu(bm, bmOK), "—", cpu(mf, mfOK), x + " × mineflayer", fmt.Sprintf("≤ %.2f", goalCPU), v})
+	chunks := func(f idleFigures, ok bool) string {
+		if !ok || f.World == nil {
+			return na
+		}
+		if f.World.StoreBytes > 0 {
+			return fmt.Sprintf("%d (store %.1f MB)", f.World.Chunks, float64(f.World.StoreBytes)/(1<<20))
+		}
+		return strconv.Itoa(f.World.Chunks)
+	}
+	rows = append(rows, row{fmt.Sprintf("chunk columns held after %v idle", r.Idle), chunks(bm, bmOK), "—", chunks(mf, mfOK), "—", "the same view", ""})
 	return rows
 }
 
@@ -572,7 +676,8 @@ func (r *report) markdown() string {
 		"blockmate's mc_join response (`blockmate sidecar`, the request written at once), mineflayer's `spawn` event, " +
 		"the bare minecraft-protocol client's first position packet. Memory is VmRSS from /proc/PID/status; " +
 		"CPU is utime+stime from /proc/PID/stat, counted from spawned to the end of the idle time. " +
-		"The idle measures run one client at a time.\n")
+		"The idle measures run one client at a time; the chunk columns each holds are asked after them (blockmate's mc_status, mineflayer's world), " +
+		"blockmate's store size being its own estimate of the bytes its blocks take (world.Store.Bytes), not the process's.\n")
 	return b.String()
 }
 

@@ -697,6 +697,12 @@ function play () {
     },
     tp (source, args) { teleportCommand(source, args) },
     teleport (source, args) { teleportCommand(source, args) },
+    // where <player> reports where the server holds a player to be, for
+    // tests that check the server accepted a client's movement (not a
+    // vanilla command): {"event":"position","username":…,"x":…,"y":…,"z":…}.
+    where (source, args) {
+      for (const q of targets(source, args[0] || '@s')) emit('position', { username: q.name, x: q.x, y: q.y, z: q.z })
+    },
     setblock (source, args) {
       const [x, y, z] = coords(args, 0, source.player, true)
       if (!args[3]) fail('command.unknown.argument')

@@ -9,6 +9,12 @@
 //   {"cmd":"block","x":0,"y":64,"z":0}   report the block mineflayer has there
 //   {"cmd":"position"}              report where mineflayer is
 //   {"cmd":"entity","username":"bob"}   report the entity mineflayer has for that player
+//   {"cmd":"stats"}                 report how many chunk columns mineflayer holds
+//   {"cmd":"walk","x":2.5,"z":-3.5} walk straight (jumping over a step) until x, z is
+//                                   under the player, or 60 s have passed
+//   {"cmd":"goto","x":0,"y":64,"z":0}   walk there with mineflayer-pathfinder (a player on a route)
+//   {"cmd":"follow","username":"bob","distance":3}   follow that player with mineflayer-pathfinder (GoalFollow)
+//   {"cmd":"stop"}                  stop walking or following
 // Reports go to fd 3 as JSON lines:
 //   {"event":"spawn","t":ms}        first spawn; t is milliseconds since the process started
 //   {"event":"chat","username":"…","message":"…","text":"…"}  every chat line seen
@@ -20,6 +26,11 @@
 //   {"event":"position","x":…,"y":…,"z":…}  answer to position
 //   {"event":"entity","username":"…","name":"player","x":…,"y":…,"z":…}  answer to entity
 //                                   (name "" when mineflayer has no entity for the player)
+//   {"event":"stats","chunks":N}  answer to stats
+//   {"event":"walked","x":…,"y":…,"z":…,"reason":"…"}  answer to walk: where the player
+//                                   stopped (reason says why when it is not there)
+//   {"event":"arrived","x":…,"y":…,"z":…,"message":"…"}  a goto ended (message says why, when it failed)
+//   {"event":"following","username":"…","message":"…"}  a follow started (message says why not)
 //   {"event":"kicked","reason":"…"} {"event":"end","reason":"…"} {"event":"error","message":"…"}
 const readline = require('readline')
 const { emit } = require('./events')
@@ -134,15 +145,81 @@ function run (cmd) {
       emit('entity', e ? { username: cmd.username, name: e.name || e.type, x: e.position.x, y: e.position.y, z: e.position.z } : { username: cmd.username, name: '' })
       break
     }
+    case 'stats':
+      emit('stats', { chunks: bot.world.getColumns().length })
+      break
+    case 'goto': {
+      const { goals } = walker()
+      const done = (message) => {
+        const p = bot.entity.position
+        emit('arrived', { x: p.x, y: p.y, z: p.z, message })
+      }
+      bot.pathfinder.goto(new goals.GoalBlock(cmd.x, cmd.y, cmd.z)).then(() => done(''), (err) => done(String(err && err.message || err)))
+      break
+    }
+    case 'follow': {
+      const { goals } = walker()
+      const player = bot.players[cmd.username]
+      if (!player || !player.entity) {
+        emit('following', { username: cmd.username, message: 'no entity for ' + cmd.username })
+        break
+      }
+      bot.pathfinder.setGoal(new goals.GoalFollow(player.entity, cmd.distance || 3), true)
+      emit('following', { username: cmd.username, message: '' })
+      break
+    }
+    case 'stop':
+      if (bot.pathfinder) bot.pathfinder.setGoal(null)
+      break
     case 'position': {
       const p = bot.entity.position
       emit('position', { x: p.x, y: p.y, z: p.z })
       break
     }
+    case 'walk':
+      walk(Number(cmd.x), Number(cmd.z))
+      break
     default:
       emit('error', { message: 'unknown command: ' + cmd.cmd })
   }
 }
+// walk moves the player the way a person at the keyboard would: looking
+// towards the target and holding forward, every physics tick, until it is
+// within a third of a block. The server sees ordinary movement packets.
+function walk (x, z) {
+  const { Vec3 } = require('vec3')
+  const started = Date.now()
+  const step = () => {
+    const p = bot.entity.position
+    const left = Math.hypot(x - p.x, z - p.z)
+    if (left < 0.33 || Date.now() - started > 60000) {
+      bot.removeListener('physicsTick', step)
+      bot.clearControlStates()
+      emit('walked', { x: p.x, y: p.y, z: p.z, reason: left < 0.33 ? '' : `stopped ${left.toFixed(1)} blocks short after 60 s` })
+      return
+    }
+    bot.lookAt(new Vec3(x, p.y + 1.62, z), true).catch(() => {})
+    bot.setControlState('forward', true)
+    bot.setControlState('jump', bot.entity.isCollidedHorizontally)
+  }
+  bot.on('physicsTick', step)
+}
+
+// walker loads mineflayer-pathfinder once, with movements that neither dig
+// nor build (blockmate walks without either).
+function walker () {
+  const pf = require('mineflayer-pathfinder')
+  if (!bot.pathfinder) {
+    bot.loadPlugin(pf.pathfinder)
+    const moves = new pf.Movements(bot)
+    moves.canDig = false
+    moves.allow1by1towers = false
+    moves.scafoldingBlocks = []
+    bot.pathfinder.setMovements(moves)
+  }
+  return pf
+}
+
 // The test binary went away (or closed stdin): leave and exit.
 rl.on('close', () => {
   try { bot.quit() } catch (err) {}

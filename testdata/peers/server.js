@@ -48,6 +48,20 @@ try {
 
 serv.on('error', (err) => console.error('server error:', err && err.stack ? err.stack : err))
 
+// flying-squid tells everyone but the digger that a dug block is gone
+// (player.changeBlock), trusting the client's own prediction; the game
+// (ServerPlayerGameMode.destroyAndAck) sends the digger the block update
+// too, before the acknowledgement, and a client takes an acknowledgement
+// without one as a refusal and puts the block back. So the digger gets it
+// here, in the game's order. (The survival plugin digs on its own.)
+if (!opts.survival) {
+  serv.on('newPlayer', (player) => {
+    player.on('dug', ({ position }, cancelled) => {
+      if (!cancelled) player._client.write('block_change', { location: position, type: 0 })
+    })
+  })
+}
+
 if (opts.survival) {
   const survival = typeof opts.survival === 'object' ? opts.survival : {}
   require('./survival')(serv, {
@@ -64,6 +78,7 @@ serv.once('listening', async (port) => {
     process.exit(1)
   }
   addInspect()
+  addWhere()
   emit('ready', { port, version })
 })
 
@@ -88,6 +103,23 @@ function addInspect () {
         text = JSON.stringify({ slots, held: p.heldItemSlot || 0 })
       }
       emit('inventory', { username: name, text })
+    }
+  })
+}
+
+// The console command "where <player>" reports where the server holds the
+// player to be, for tests that check the server accepted a client's
+// movement: {"event":"position","username":…,"x":…,"y":…,"z":…}.
+function addWhere () {
+  serv.commands.add({
+    base: 'where',
+    info: 'report a player\'s position on the event channel',
+    usage: '/where <player>',
+    onlyConsole: true,
+    parse (str) { return str ? str.trim() : false },
+    action (name) {
+      const p = serv.getPlayer(name)
+      if (p) emit('position', { username: name, x: p.position.x, y: p.position.y, z: p.position.z })
     }
   })
 }

@@ -12,14 +12,17 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"sort"
 	"sync"
 	"testing"
 	"time"
 
 	pk "github.com/Tnze/go-mc/net/packet"
 
+	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -262,16 +265,23 @@ func (f *Server) Configure() {
 		w.String("minecraft:mob_attack")
 		w.Bool(false)
 	})
-	if f.Proto >= 775 {
-		// 26.1 keeps time by world clocks: the overworld's dimension type
-		// names its default clock, the second of the world_clock registry.
-		f.Send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
-			w.String("minecraft:dimension_type")
-			w.VarInt(1)
-			w.String("minecraft:overworld")
+	f.Send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
+		w.String("minecraft:dimension_type")
+		w.VarInt(int32(len(DimensionTypes)))
+		for _, d := range DimensionTypes {
+			w.String(d.Name)
 			w.Bool(true)
-			_ = w.NBT(map[string]any{"default_clock": "minecraft:overworld", "min_y": int32(-64), "height": int32(384)})
-		})
+			data := map[string]any{"min_y": d.MinY, "height": d.Height, "logical_height": d.Height}
+			// 26.1 keeps time by world clocks: the overworld's dimension
+			// type names its default clock, the second of the world_clock
+			// registry; the nether has none.
+			if f.Proto >= 775 && d.Name == "minecraft:overworld" {
+				data["default_clock"] = "minecraft:overworld"
+			}
+			_ = w.NBT(data)
+		}
+	})
+	if f.Proto >= 775 {
 		f.Send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
 			w.String("minecraft:world_clock")
 			w.VarInt(2)
@@ -281,6 +291,14 @@ func (f *Server) Configure() {
 			w.Bool(false)
 		})
 	}
+	f.Send(mcdata.ClientboundConfigRegistryData, func(w *wire.Writer) {
+		w.String("minecraft:worldgen/biome")
+		w.VarInt(int32(len(Biomes)))
+		for _, b := range Biomes {
+			w.String(b)
+			w.Bool(false)
+		}
+	})
 	if _, ok := f.Table.ID(mcdata.ClientboundConfigCodeOfConduct); ok && f.CodeOfConduct != "" {
 		f.Send(mcdata.ClientboundConfigCodeOfConduct, func(w *wire.Writer) { w.String(f.CodeOfConduct) })
 		if p, r := f.Next(); r == nil || p != mcdata.ServerboundConfigAcceptCodeOfConduct {
@@ -325,10 +343,69 @@ func (f *Server) PlayerChatStart(w *wire.Writer) {
 	f.chats++
 }
 
-// SpawnInfo writes the spawn info of the play login and respawn.
-func (f *Server) SpawnInfo(w *wire.Writer) {
-	w.VarInt(0)
-	w.String("minecraft:overworld")
+// DimensionTypes are the dimension types Configure sends, in registry
+// order (the spawn info's dimension type 0 is the overworld).
+var DimensionTypes = []struct {
+	Name         string
+	MinY, Height int32
+}{{"minecraft:overworld", -64, 384}, {"minecraft:the_nether", 0, 256}}
+
+// Biomes are the biomes Configure sends, in registry order (sent without
+// data, as to a client that knows the vanilla pack).
+var Biomes = []string{"minecraft:plains", "minecraft:desert", "minecraft:forest"}
+
+// NBTInts writes a network NBT compound of int tags, in key order.
+func NBTInts(w *wire.Writer, values map[string]int32) {
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	w.Byte(10)
+	for _, k := range keys {
+		w.Byte(3)
+		w.Uint16(uint16(len(k)))
+		w.Raw([]byte(k))
+		w.Int32(values[k])
+	}
+	w.Byte(0)
+}
+
+// OverworldLayout is the layout of the overworld Configure describes, for
+// proto's static data with the biomes Configure sends, in the chunk format
+// of proto's codec (the one source of the per-version flags).
+func OverworldLayout(proto int32) world.Layout {
+	return world.Layout{Format: codec.For(proto).ChunkFormat, MinY: -64, Height: 384, NumStates: mcdata.Game(proto).NumStates(), NumBiomes: len(Biomes)}
+}
+
+// Column builds an overworld column whose blocks block gives (world
+// coordinates) and whose biome is biome (an index in Biomes).
+func Column(proto int32, x, z int32, biome int32, block func(x, y, z int) mcdata.StateID) *world.Chunk {
+	l := OverworldLayout(proto)
+	c := &world.Chunk{Pos: world.ChunkPos{X: x, Z: z}}
+	for i := 0; i < l.Sections(); i++ {
+		baseY := l.MinY + 16*i
+		c.Sections = append(c.Sections, world.BuildSection(l, biome, func(lx, ly, lz int) mcdata.StateID {
+			return block(int(x)<<4|lx, baseY+ly, int(z)<<4|lz)
+		}))
+	}
+	return c
+}
+
+// SendChunk sends a column as a chunk data packet.
+func (f *Server) SendChunk(c *world.Chunk) {
+	f.Send(mcdata.ClientboundPlayMapChunk, func(w *wire.Writer) { w.Raw(world.AppendChunk(nil, c, OverworldLayout(f.Proto))) })
+}
+
+// SpawnInfo writes the spawn info of the play login and respawn: the
+// overworld, survival.
+func (f *Server) SpawnInfo(w *wire.Writer) { SpawnInfo(w, f.Proto, 0, "minecraft:overworld") }
+
+// SpawnInfo writes a spawn info of proto's layout into a dimension (its
+// index in DimensionTypes, and its name), in survival.
+func SpawnInfo(w *wire.Writer, proto int32, dimType int32, dimension string) {
+	w.VarInt(dimType)
+	w.String(dimension)
 	w.Int64(0)
 	w.Int8(0) // survival
 	w.Byte(255)
@@ -336,28 +413,68 @@ func (f *Server) SpawnInfo(w *wire.Writer) {
 	w.Bool(true)
 	w.Bool(false) // no death location
 	w.VarInt(0)
-	if f.Proto >= 768 {
+	if proto >= 768 {
 		w.VarInt(63)
 	}
+}
+
+// LoginBody is a play login for the bot's entity id in the overworld, with
+// a view distance.
+func LoginBody(proto int32, entityID int32, viewDistance int32) []byte {
+	var w wire.Writer
+	w.Int32(entityID)
+	w.Bool(false)
+	w.VarInt(1)
+	w.String("minecraft:overworld")
+	w.VarInt(20)
+	w.VarInt(viewDistance)
+	w.VarInt(viewDistance)
+	w.Bool(false)
+	w.Bool(true)
+	w.Bool(false)
+	SpawnInfo(&w, proto, 0, "minecraft:overworld")
+	w.Bool(false)
+	return w.B
+}
+
+// RespawnBody is a respawn into a dimension (see SpawnInfo).
+func RespawnBody(proto int32, dimType int32, dimension string) []byte {
+	var w wire.Writer
+	SpawnInfo(&w, proto, dimType, dimension)
+	w.Byte(0)
+	return w.B
+}
+
+// PositionBody is a position sync of proto's layout (yaw 90, pitch 0).
+func PositionBody(proto int32, id int32, x, y, z float64, relative uint32) []byte {
+	var w wire.Writer
+	if proto >= 768 {
+		w.VarInt(id)
+		w.Float64(x)
+		w.Float64(y)
+		w.Float64(z)
+		w.Float64(0)
+		w.Float64(0)
+		w.Float64(0)
+		w.Float32(90)
+		w.Float32(0)
+		w.Int32(int32(relative))
+	} else {
+		w.Float64(x)
+		w.Float64(y)
+		w.Float64(z)
+		w.Float32(90)
+		w.Float32(0)
+		w.Byte(byte(relative))
+		w.VarInt(id)
+	}
+	return w.B
 }
 
 // Play sends the login packet and a position sync, and checks the bot's
 // answers to it.
 func (f *Server) Play(entityID int32, x, y, z float64) {
-	f.Send(mcdata.ClientboundPlayLogin, func(w *wire.Writer) {
-		w.Int32(entityID)
-		w.Bool(false)
-		w.VarInt(1)
-		w.String("minecraft:overworld")
-		w.VarInt(20)
-		w.VarInt(4)
-		w.VarInt(4)
-		w.Bool(false)
-		w.Bool(true)
-		w.Bool(false)
-		f.SpawnInfo(w)
-		w.Bool(false)
-	})
+	f.Send(mcdata.ClientboundPlayLogin, func(w *wire.Writer) { w.Raw(LoginBody(f.Proto, entityID, 4)) })
 	f.Position(7, x, y, z, 0)
 	if got := f.Expect(mcdata.ServerboundPlayTeleportConfirm).VarInt(); got != 7 {
 		f.T.Errorf("teleport confirm id %d, want 7", got)
@@ -370,28 +487,7 @@ func (f *Server) Play(entityID int32, x, y, z float64) {
 
 // Position sends a position sync in the version's layout.
 func (f *Server) Position(id int32, x, y, z float64, relative uint32) {
-	f.Send(mcdata.ClientboundPlayPosition, func(w *wire.Writer) {
-		if f.Proto >= 768 {
-			w.VarInt(id)
-			w.Float64(x)
-			w.Float64(y)
-			w.Float64(z)
-			w.Float64(0)
-			w.Float64(0)
-			w.Float64(0)
-			w.Float32(90)
-			w.Float32(0)
-			w.Int32(int32(relative))
-		} else {
-			w.Float64(x)
-			w.Float64(y)
-			w.Float64(z)
-			w.Float32(90)
-			w.Float32(0)
-			w.Byte(byte(relative))
-			w.VarInt(id)
-		}
-	})
+	f.Send(mcdata.ClientboundPlayPosition, func(w *wire.Writer) { w.Raw(PositionBody(f.Proto, id, x, y, z, relative)) })
 }
 
 // SystemLine sends a system chat line.
@@ -416,6 +512,27 @@ func (f *Server) ListPlayers(names ...string) {
 			w.VarInt(5)
 		}
 	})
+}
+
+// SpawnBody is a spawn_entity of proto's layout for an entity standing
+// still, facing south.
+func SpawnBody(proto int32, id int32, uuid [16]byte, typ int32, x, y, z float64) []byte {
+	var w wire.Writer
+	w.VarInt(id)
+	w.UUID(uuid)
+	w.VarInt(typ)
+	w.Float64(x)
+	w.Float64(y)
+	w.Float64(z)
+	if proto >= 773 {
+		w.Byte(0) // a zero velocity (LpVec3)
+	}
+	w.Raw([]byte{0, 0, 0}) // pitch, yaw, head yaw
+	w.VarInt(0)
+	if proto < 773 {
+		w.Raw(make([]byte, 6)) // velocity: three shorts
+	}
+	return w.B
 }
 
 // Recorder collects emitted events, and checks each payload against the
@@ -504,6 +621,19 @@ func (r *Recorder) WaitCount(t testing.TB, name string, n int) {
 			t.Fatalf("%d %s events, want %d; saw %+v", r.Count(name), name, n, r.Names())
 		}
 	}
+}
+
+// Named returns the recorded events called name, oldest first.
+func (r *Recorder) Named(name string) []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Event
+	for _, e := range r.events {
+		if e.Name == name {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Count is how many events called name were recorded.

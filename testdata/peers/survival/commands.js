@@ -19,6 +19,7 @@
 //       furnace <x> <y> <z>, chest <x> <y> <z>   the block entity's contents
 //       entities           the plugin's mobs, alive or dead
 //       items              item entities on the ground
+//       time               the world's time and time of day
 //       tick               answers after the next game tick (for re-checking
 //                          a condition once per tick)
 //       log [kind] [since] the event log (dig verdicts, eating, hits, deaths,
@@ -136,7 +137,9 @@ module.exports = function commands (ctx, logLines) {
           // flying-squid has finished logging the player in (its last
           // resend of the spawn position, which undoes an earlier teleport).
           joined: !!st.joined,
-          using: st.using ? st.using.name : null
+          using: st.using ? st.using.name : null,
+          // sleeping, and the bed's head and the ticks slept while asleep
+          ...ctx.beds.describe(p)
         }
       }
       case 'inventory': {
@@ -166,6 +169,8 @@ module.exports = function commands (ctx, logLines) {
         const c = ctx.blockEntities.chestAt(serv.overworld, pos, null, false)
         return c ? c.describe() : null
       }
+      case 'time':
+        return { time: serv.time, timeOfDay: ctx.beds.timeOfDay() }
       case 'entities':
         return ctx.mobs.list()
       case 'items':

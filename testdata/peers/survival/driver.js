@@ -26,6 +26,11 @@
 //   {"cmd":"lookAt","at":[x,y,z]}
 //   {"cmd":"activate","pos":[x,y,z]}                bot.activateBlock (doors, levers, buttons)
 //   {"cmd":"digEarly","pos":[x,y,z]}                raw start + finish at once
+//   {"cmd":"click","pos":[x,y,z]}                   bot.activateBlock, without waiting for a change
+//   {"cmd":"sleep","pos":[x,y,z]}                   bot.sleep on the bed: slept, or mineflayer's refusal
+//   {"cmd":"waitWake"}                              until mineflayer's wake event after a sleep
+//   {"cmd":"wake"}                                  bot.wake (leave the bed), then as waitWake
+//   {"cmd":"waitTime","from":N,"to":N}              until mineflayer's time of day is in [from, to]
 //   {"cmd":"staleClick"}, {"cmd":"gridReturn","item":…}, {"cmd":"shiftCraft","item":…,"count":N}
 //   {"cmd":"stateIds","mark":N}, {"cmd":"packets","mark":N,"names":[…]}  raw packets seen
 //   {"cmd":"quit"}
@@ -51,7 +56,7 @@ const bot = mineflayer.createBot({
 // commands can report what arrived (mineflayer's models hide state ids).
 const packets = []
 const RECORDED = new Set(['window_items', 'set_slot', 'set_cursor_item', 'set_player_inventory', 'acknowledge_player_digging',
-  'damage_event', 'hurt_animation', 'entity_status', 'update_health', 'block_change', 'collect'])
+  'damage_event', 'hurt_animation', 'entity_status', 'update_health', 'block_change', 'collect', 'system_chat', 'animation'])
 bot._client.on('packet', (data, meta) => {
   if (!RECORDED.has(meta.name)) return
   packets.push({ name: meta.name, data })
@@ -71,6 +76,12 @@ function slim (p) {
   if (item) out.item = item.itemCount > 0 ? { id: item.itemId, count: item.itemCount } : null
   if (d.items) out.items = d.items.filter(i => i.itemCount > 0).length
   if (d.location) out.location = [d.location.x, d.location.y, d.location.z]
+  // A translated system line (a bed's refusal) by its key.
+  if (p.name === 'system_chat') {
+    out.translate = d.content?.value?.translate?.value ?? null
+    out.actionBar = !!d.isActionBar
+  }
+  if (p.name === 'animation') out.animation = d.animation
   return out
 }
 
@@ -81,6 +92,9 @@ function itemId (name) {
 }
 
 function vec (a) { return new Vec3(a[0], a[1], a[2]) }
+
+// woke is what mineflayer knew at its wake event after the last sleep.
+let woke = null
 
 function counts () {
   const out = {}
@@ -332,6 +346,52 @@ const commands = {
     await bot.activateBlock(before)
     await until(() => bot.blockAt(vec(pos)).stateId !== before.stateId)
     return { block: before.name, before: before.getProperties(), after: bot.blockAt(vec(pos)).getProperties() }
+  },
+
+  // click right-clicks a block (bot.activateBlock) and returns at once:
+  // for blocks whose use changes nothing a player sees (a bed by day).
+  async click ({ pos }) {
+    const block = bot.blockAt(vec(pos))
+    if (!block) throw new Error('no block loaded at ' + pos)
+    await bot.activateBlock(block)
+    return { block: block.name }
+  },
+
+  // sleep is mineflayer's own bot.sleep on the bed at pos (its checks,
+  // its click, its wait for the sleeping pose). The wake event is watched
+  // from before the click, for waitWake.
+  async sleep ({ pos }) {
+    const bed = bot.blockAt(vec(pos))
+    if (!bed) throw new Error('no block loaded at ' + pos)
+    const onWake = () => { woke = { isSleeping: bot.isSleeping, timeOfDay: bot.time.timeOfDay, pos: [bot.entity.position.x, bot.entity.position.y, bot.entity.position.z] } }
+    woke = null
+    bot.once('wake', onWake)
+    try {
+      await bot.sleep(bed)
+    } catch (err) {
+      bot.removeListener('wake', onWake)
+      return { slept: false, error: err.message, timeOfDay: bot.time.timeOfDay }
+    }
+    return { slept: true, isSleeping: bot.isSleeping, timeOfDay: bot.time.timeOfDay }
+  },
+
+  // waitWake waits for the wake event the last sleep watched for.
+  async waitWake () {
+    await until(() => woke !== null)
+    return woke
+  },
+
+  // wake leaves the bed with mineflayer's bot.wake and waits for the
+  // wake event.
+  async wake () {
+    await bot.wake()
+    await until(() => woke !== null)
+    return woke
+  },
+
+  async waitTime ({ from, to }) {
+    await until(() => bot.time.timeOfDay !== null && bot.time.timeOfDay >= from && bot.time.timeOfDay <= to)
+    return { timeOfDay: bot.time.timeOfDay }
   },
 
   // waitBlock waits until mineflayer's world has name at pos.

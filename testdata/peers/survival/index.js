@@ -1,7 +1,7 @@
 'use strict'
 // The survival plugin for flying-squid: what the game does where
 // flying-squid does not (break times, crafting, furnaces, chests, eating, a
-// zombie, thrown items, doors, levers and buttons). See README.md in this
+// zombie, thrown items, doors, levers and buttons, beds). See README.md in this
 // directory.
 //
 //   const squid = require('flying-squid')
@@ -223,7 +223,9 @@ module.exports = function install (serv, options = {}) {
   glue.installBlockMenus()
   ctx.useBlocks = require('./useblocks')(ctx)
   ctx.useBlocks.install()
-  serv.on('newPlayer', (player) => glue.setup(player))
+  ctx.beds = require('./beds')(ctx)
+  ctx.beds.install()
+  serv.on('newPlayer', (player) => { glue.setup(player); ctx.beds.setup(player) })
   serv.on('newEntity', fixTeleports)
 
   // flying-squid tells others about a long move with entity_teleport in its
@@ -275,6 +277,7 @@ module.exports = function install (serv, options = {}) {
     safely(() => ctx.mobs.tick())
     safely(() => ctx.drops.tick())
     safely(() => ctx.useBlocks.tick())
+    safely(() => ctx.beds.tick())
     for (const p of [...serv.players]) safely(() => ctx.batch(p, () => glue.tick(p)))
     const waiting = afterTick
     afterTick = []

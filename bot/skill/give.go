@@ -1,0 +1,108 @@
+package skill
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/blockmate/blockmate/bot/entity"
+	"github.com/blockmate/blockmate/bot/geom"
+	"github.com/blockmate/blockmate/bot/inventory"
+)
+
+// tossDistance is how near (eyes to the player's eyes) the bot goes before
+// it throws: near enough that the stack lands within the block around the
+// player from which they pick items up.
+const tossDistance = 2
+
+// ErrPlayerNotInSight is Give's error for a player the bot does not see.
+var ErrPlayerNotInSight = errors.New("that player is not in sight")
+
+// GiveResult is what Give did.
+type GiveResult struct {
+	// Given is how many left the bot's inventory, as the server's answers
+	// say.
+	Given  int
+	Left   int
+	Reason string
+}
+
+// findPlayer is the player entity with that username (any case).
+func (k *Skills) findPlayer(username string) (entity.Entity, bool) {
+	me := k.me.Snapshot()
+	for _, e := range k.ents.All() {
+		if e.Player && e.ID != me.EntityID && strings.EqualFold(e.Username, username) {
+			return e, true
+		}
+	}
+	return entity.Entity{}, false
+}
+
+// Give walks near a player, looks at them and throws count of an
+// item towards them (the throw clicks of mc_drop), as a player hands
+// another something, then steps back out of the stack's way. Given counts
+// what left the inventory by the server's answers; whether the other
+// player picked it up is theirs to see.
+func (k *Skills) Give(ctx context.Context, username, item string, count int) (GiveResult, error) {
+	end, err := k.begin(ctx)
+	if err != nil {
+		return GiveResult{}, err
+	}
+	defer end()
+	if k.inv.View().Count(item) == 0 {
+		return GiveResult{}, fmt.Errorf("%w: no %s in the inventory", inventory.ErrNotCarried, item)
+	}
+	p, ok := k.findPlayer(username)
+	if !ok {
+		return GiveResult{}, fmt.Errorf("%w: %s", ErrPlayerNotInSight, username)
+	}
+	eye := geom.Vec3{X: p.Position.X, Y: p.Position.Y + EyeHeight, Z: p.Position.Z}
+	if err := k.body.GoNear(ctx, eye, tossDistance); err != nil {
+		return GiveResult{Left: k.inv.View().Count(item)}, err
+	}
+	// Where the player stands now (they may have moved meanwhile).
+	if now, ok := k.ents.Get(p.ID); ok {
+		p = now
+	}
+	// Looking at their chest throws the stack at them: a throw aimed at
+	// the feet from a few blocks away lands short of the player.
+	chest := geom.Vec3{X: p.Position.X, Y: p.Position.Y + 1, Z: p.Position.Z}
+	if err := k.body.LookAt(ctx, chest); err != nil {
+		return GiveResult{}, err
+	}
+	if v := k.inv.View(); v.Container != nil {
+		if err := k.inv.CloseContainer(); err != nil {
+			return GiveResult{}, err
+		}
+	}
+	r, err := k.inv.Drop(ctx, item, count)
+	if err == nil && r.Dropped > 0 {
+		k.stepBack(ctx, p.Position)
+	}
+	return GiveResult{Given: r.Dropped, Left: r.Left, Reason: r.Reason}, err
+}
+
+// stepBackDistance is how far the bot steps away from the player after a
+// throw: the stacks land about a block in front of the player, and the
+// bot's pick-up reach (its box grown by a block) must no longer touch
+// them when their pick-up delay ends.
+const stepBackDistance = 1.5
+
+// stepBack takes the bot a step away from the player it threw to. After
+// the 40-tick pick-up delay an item goes to whichever player touching it
+// the server ticks first (ServerPlayer order in the game, join order on
+// our test server): from two blocks away that can be the bot itself, and
+// a gift picked back up is no gift. A step that cannot be taken (a wall
+// behind) is left untaken: the throw is done either way.
+func (k *Skills) stepBack(ctx context.Context, player geom.Vec3) {
+	me := k.me.Snapshot().Position
+	dx, dz := me.X-player.X, me.Z-player.Z
+	d := math.Hypot(dx, dz)
+	if d < 1e-3 {
+		return
+	}
+	back := geom.Vec3{X: me.X + dx/d*stepBackDistance, Y: me.Y + EyeHeight, Z: me.Z + dz/d*stepBackDistance}
+	_ = k.body.GoNear(ctx, back, 0.5)
+}

@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/blockmate/blockmate/protocol"
+	"github.com/blockmate/blockmate/themes"
+)
+
+// TestTaskProgressInStatusAndOverlay: the latest mc_task_progress of a
+// running mc_collect shows as "collected 2/4 oak_log" on the status pane's
+// Task line and in the overlay; a later one replaces it; when the call
+// finishes its progress goes.
+func TestTaskProgressInStatusAndOverlay(t *testing.T) {
+	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
+	st := fixtureStatus(20)
+	args := map[string]json.RawMessage{"block_type": json.RawMessage(`"oak_log"`), "count": json.RawMessage(`4`)}
+	st.Task = []protocol.RunningCall{{ID: "c7", Tool: "mc_collect", Args: args, Started: epoch}}
+	m = update(m, statusMsg{Status: st})
+	m.applyBatch(batchMsg{Calls: []protocol.CallEvent{{Phase: protocol.Started, ID: json.RawMessage(`"c7"`), Tool: "mc_collect", Args: args, Started: epoch}}})
+	progress := func(done int) {
+		m.applyBatch(batchMsg{Events: []protocol.Event{event("mc_task_progress", epoch, map[string]any{"tool": "mc_collect", "id": "c7", "done": done, "total": 4})}})
+	}
+	statusTask := func() string {
+		for _, l := range m.status.lines(60) {
+			if l := ansi.Strip(l); strings.HasPrefix(l, "Task") {
+				return l
+			}
+		}
+		return ""
+	}
+	if got := statusTask(); !strings.Contains(got, "mc_collect") || strings.Contains(got, "collected") {
+		t.Errorf("before any progress the task line is %q", got)
+	}
+	progress(1)
+	progress(2)
+	if got := statusTask(); !strings.Contains(got, "collected 2/4 oak_log") {
+		t.Errorf("the status pane's task line is %q, want collected 2/4 oak_log", got)
+	}
+	m.overlay = true
+	if v := ansi.Strip(m.overlayView()); !strings.Contains(v, "collected 2/4 oak_log") {
+		t.Errorf("the overlay does not show the progress:\n%s", v)
+	}
+	m.applyBatch(batchMsg{Calls: []protocol.CallEvent{{Phase: protocol.Finished, ID: json.RawMessage(`"c7"`), Tool: "mc_collect", Started: epoch,
+		Response: protocol.Response{ID: json.RawMessage(`"c7"`), OK: true, Result: json.RawMessage(`{"collected":4}`)}}}})
+	if _, ok := m.status.progress["c7"]; ok {
+		t.Error("the finished call's progress is still kept")
+	}
+}
+
+// TestProgressBookIsBounded: ids that never finish do not grow the book
+// past its bound, and a payload without an id is ignored.
+func TestProgressBookIsBounded(t *testing.T) {
+	b := progressBook{}
+	for i := range 2 * maxProgress {
+		raw, _ := json.Marshal(taskProgress{Tool: "mc_wait", ID: strings.Repeat("x", i+1), Done: 1, Total: 2})
+		b.note(raw)
+	}
+	b.note(json.RawMessage(`{"tool":"mc_wait","done":1}`))
+	b.note(json.RawMessage(`not json`))
+	if len(b) != maxProgress {
+		t.Errorf("the book holds %d entries, want %d", len(b), maxProgress)
+	}
+	if got := taskText(b, "x", "mc_wait", nil); got != "mc_wait 1/2" {
+		t.Errorf("taskText = %q", got)
+	}
+}
