@@ -75,10 +75,16 @@ func (s *skillScene) command(line string) {
 	}
 }
 
-// eventually re-checks ok once per server tick until it holds.
+// eventually re-checks ok once per server tick until it holds, for at most
+// a minute of the server's game time (eventuallyTicks): what a scene waits
+// for takes seconds of game time, and a wait that would never end fails
+// there, not at the test's deadline.
 func (s *skillScene) eventually(what string, ok func() bool, got func() string) {
 	s.t.Helper()
-	for !ok() {
+	for ticks := 0; !ok(); ticks++ {
+		if ticks == eventuallyTicks {
+			s.t.Fatalf("%s did not happen within %d server ticks: %s", what, eventuallyTicks, got())
+		}
 		if err := s.srv.Query(s.ctx, nil, "tick"); err != nil {
 			// got asks the server too: give it the margin the scene's
 			// context kept back for the report.
@@ -89,6 +95,9 @@ func (s *skillScene) eventually(what string, ok func() bool, got func() string) 
 		}
 	}
 }
+
+// eventuallyTicks bounds eventually: a minute of game time.
+const eventuallyTicks = 1200
 
 // home sends the bot back to the block it joined on, in its middle, and
 // waits until the bot itself stands there: steps that place blocks around

@@ -218,9 +218,17 @@ func (s *scene) newLog(kind string) []logEntry {
 // time. A mineflayer step can end before the server has handled all of its
 // packets (mineflayer does not wait for the last click to be answered), so
 // the server's side is read this way.
+// eventually re-checks ok once per server tick until it holds, for at most
+// eventuallyTicks of the server's ticks: everything a scene waits for
+// happens within a few seconds of game time, however slow the machine, and
+// a wait that would never end fails in a minute of game time, not at the
+// end of the test's deadline.
 func (s *scene) eventually(what string, ok func() bool, got func() string) {
 	s.t.Helper()
-	for !ok() {
+	for ticks := 0; !ok(); ticks++ {
+		if ticks == eventuallyTicks {
+			s.t.Fatalf("%s did not happen within %d server ticks; %s", what, eventuallyTicks, got())
+		}
 		if err := s.srv.Query(s.ctx, nil, "tick"); err != nil {
 			// Report what the server has now, in the margin the test's
 			// context kept back for the report.
@@ -233,6 +241,9 @@ func (s *scene) eventually(what string, ok func() bool, got func() string) {
 		}
 	}
 }
+
+// eventuallyTicks bounds eventually: a minute of game time.
+const eventuallyTicks = 1200
 
 func TestSurvivalPluginAgainstMineflayer(t *testing.T) {
 	// About 80 s a version: a furnace cooks for 10 s and stone by hand

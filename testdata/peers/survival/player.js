@@ -37,15 +37,25 @@ module.exports = function playerGlue (ctx) {
     st.living = { invulnerableTime: 0, lastHurt: 0, dead: false, deathTime: 0 }
     st.lastHeld = null
 
-    // flying-squid ends its login by sending the spawn position once more,
-    // as soon as the client first reports a look (waitPlayerLogin); a
-    // teleport before that is undone. joined tells when it is over.
+    // flying-squid ends its login by sending the spawn position once more
+    // when the client first reports itself (waitPlayerLogin); a teleport
+    // before that is undone. joined tells when it is over. flying-squid
+    // waits for a 'flying' or 'look' packet only, which a client that
+    // lands by falling never sends (mineflayer reports positions then, and
+    // 'flying' only when it lands without moving): the login would never
+    // end. Any movement packet ends it here, as the client's answer to its
+    // first position (the teleport confirmation and position_look) already
+    // says it has spawned.
     st.joined = false
-    const waitPlayerLogin = player.waitPlayerLogin
-    player.waitPlayerLogin = async () => {
-      await waitPlayerLogin()
-      st.joined = true
-    }
+    player.waitPlayerLogin = () => new Promise((resolve) => {
+      const events = ['flying', 'look', 'position', 'position_look']
+      const listener = () => {
+        for (const e of events) player._client.removeListener(e, listener)
+        st.joined = true
+        resolve()
+      }
+      for (const e of events) player._client.on(e, listener)
+    })
 
     const c = player._client
     const onMove = (p) => {
