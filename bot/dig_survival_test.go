@@ -399,9 +399,13 @@ func digSurvival(t *testing.T, bin, version string) {
 			Reason    string `json:"reason"`
 		}
 		if err := sc.Call(ctx, "mc_collect", map[string]any{"block_type": "oak_log", "count": 3}).Decode(&r); err != nil || r.Collected != 3 || r.Item != "oak_log" {
-			var all []map[string]any
+			var all, items []map[string]any
+			var player map[string]any
 			s.query(&all, "log", "*", s.logSince)
-			t.Fatalf("mc_collect = %+v, %v; the server logged %v", r, err, all)
+			s.query(&items, "items")
+			s.query(&player, "player", "Theo")
+			nearby := sc.Call(ctx, "mc_nearby", map[string]any{"radius": 8})
+			t.Fatalf("mc_collect = %+v, %v; the server logged %v\nthe server's items: %v\nthe server's Theo at %v\nmc_nearby: %s", r, err, all, items, player["pos"], nearby.Result)
 		}
 		if n := s.botCount("oak_log"); n != had+3 {
 			t.Errorf("mc_get_inventory has %d oak_log, want %d", n, had+3)

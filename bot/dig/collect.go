@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/blockmate/blockmate/bot/entity"
@@ -189,14 +190,31 @@ func (d *Dig) nearest(b *mcdata.Block, tried map[world.BlockPos]bool) (world.Blo
 }
 
 // pickUpDrop waits for a dug block's drop to reach the inventory (had is
-// the count before the dig), walking to the item once it lies on the
-// ground, and again when it slid or bounced away from where the bot went.
-// A drop that does not arrive is not an error: the caller counts the
-// inventory.
+// the count before the dig). The drop is looked for both around the dug
+// block and around the bot: a drop from a block high above the bot falls
+// to the bot's level, farther from the block than from the bot, and may
+// drift out of the server's pick-up box on the way down. A drop that does
+// not arrive is not an error: the caller counts the inventory.
 func (d *Dig) pickUpDrop(ctx context.Context, at geom.Vec3, itemName string, had int) error {
+	return d.chase(ctx, itemName, had, func() []entity.Entity {
+		near := d.itemsNear(at, 4)
+		for _, e := range d.itemsNear(d.self.Snapshot().Position, 4) {
+			if !slices.ContainsFunc(near, func(n entity.Entity) bool { return n.ID == e.ID }) {
+				near = append(near, e)
+			}
+		}
+		return near
+	})
+}
+
+// chase waits until the inventory holds more of the item than had,
+// walking to each item of the kind that find lists once it lies on the
+// ground, and again whenever one slid or bounced half a block from where
+// the bot last went for it.
+func (d *Dig) chase(ctx context.Context, itemName string, had int, find func() []entity.Entity) error {
 	walkedTo := map[int32]geom.Vec3{}
 	return d.awaitArrival(ctx, itemName, had, func() {
-		for _, e := range d.itemsNear(at, 4) {
+		for _, e := range find() {
 			if e.Item == nil || e.Item.Name != itemName || !e.OnGround {
 				// A falling drop has no place to walk to yet: where it
 				// is now may be beside a block the bot cannot stand
@@ -269,9 +287,10 @@ func (d *Dig) itemWithinReach(itemName string) bool {
 }
 
 // sweep goes after the items of the named kind lying within a few blocks
-// of the bot (and items whose stack the bot has not heard of yet), and
-// waits for each to reach the inventory, counted there: an item entity
-// vanishes a moment before the inventory update that it was picked up.
+// of the bot (and items whose stack the bot has not heard of yet), one at a
+// time, following each as it slides, and waits for each to reach the
+// inventory, counted there: an item entity vanishes a moment before the
+// inventory update that it was picked up.
 func (d *Dig) sweep(ctx context.Context, itemName string) error {
 	for _, e := range d.itemsNear(d.self.Snapshot().Position, 6) {
 		if e.Item != nil && e.Item.Name != itemName {
@@ -279,7 +298,14 @@ func (d *Dig) sweep(ctx context.Context, itemName string) error {
 		}
 		had := d.inv.View().Count(itemName)
 		_ = d.goToItem(ctx, e.Position)
-		if err := d.awaitArrival(ctx, itemName, had, nil); err != nil {
+		id := e.ID
+		err := d.chase(ctx, itemName, had, func() []entity.Entity {
+			if now, ok := d.entities.Get(id); ok {
+				return []entity.Entity{now}
+			}
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}

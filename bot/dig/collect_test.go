@@ -129,3 +129,65 @@ func walk(o *offline.Session, m *move.Mover, run func() error) error {
 	o.T.Fatal("the walk was not over after 2000 ticks")
 	return nil
 }
+
+// TestGoToItemOnABlockBeside: a drop that fell from high up drifted onto
+// the far edge of a block beside the bot, out of the server's pick-up box;
+// the walk ends with it inside. (mc_collect once left such a drop behind
+// on a server and reported one log short.)
+func TestGoToItemOnABlockBeside(t *testing.T) {
+	for _, proto := range []int32{767, 769, codec.Defined()[len(codec.Defined())-1]} {
+		for _, item := range []geom.Vec3{
+			{X: 2.0, Y: 65, Z: 0.5},  // on the far edge of the block east of the bot
+			{X: 0.5, Y: 64, Z: 2.05}, // on the floor south of the bot
+			{X: 1.96, Y: 65, Z: 1.9}, // on the block's far corner
+		} {
+			t.Run(fmt.Sprint(proto, item), func(t *testing.T) {
+				o, me, m := besideScene(t, proto)
+				if feet, _ := m.Position(); touchesPickupBox(feet, item) {
+					t.Fatalf("the item at %+v already touches the bot's pick-up box at %+v", item, feet)
+				}
+				d := &Dig{self: me, body: m}
+				if err := walk(o, m, func() error { return d.goToItem(context.Background(), item) }); err != nil {
+					t.Fatalf("goToItem: %v", err)
+				}
+				if feet, _ := m.Position(); !touchesPickupBox(feet, item) {
+					t.Errorf("the walk ended at %+v; the item at %+v is outside the server's pick-up box", feet, item)
+				}
+			})
+		}
+	}
+}
+
+// besideScene is an offline session with the real body standing on a
+// stone floor (y 64) at 0.5 64 0.5, a cobblestone block east of it at
+// 1 64 0 (as the dig test leaves it) and a lever's stone west of it.
+func besideScene(t *testing.T, proto int32) (*offline.Session, *self.Self, *move.Mover) {
+	t.Helper()
+	game := mcdata.Game(proto)
+	stone := game.BlockByName("stone").DefaultState
+	cobble := game.BlockByName("cobblestone").DefaultState
+	var m *move.Mover
+	var me *self.Self
+	o := offline.New(t, proto, func(s *core.Session) {
+		reg := registry.Attach(s)
+		me = self.Attach(s, reg, self.Options{})
+		m = move.Attach(s, me, worldfeat.Attach(s, reg, me))
+	})
+	o.Configure()
+	o.Join(0.5, 64, 0.5, 4)
+	for cx := int32(-2); cx <= 2; cx++ {
+		for cz := int32(-2); cz <= 2; cz++ {
+			c := fakeserver.Column(proto, cx, cz, 1, func(x, y, z int) mcdata.StateID {
+				switch {
+				case y < 64:
+					return stone
+				case x == 1 && y == 64 && z == 0:
+					return cobble
+				}
+				return 0
+			})
+			o.RouteBytes(mcdata.ClientboundPlayMapChunk, world.AppendChunk(nil, c, fakeserver.OverworldLayout(proto)))
+		}
+	}
+	return o, me, m
+}
