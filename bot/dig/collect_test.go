@@ -26,21 +26,21 @@ import (
 // the dug log lies.
 func trunkScene(t *testing.T, proto int32) (*offline.Session, *self.Self, *move.Mover) {
 	t.Helper()
-	game := mcdata.Game(proto)
-	first := func(name string) mcdata.StateID {
-		set, err := game.MatchStates(name)
-		if err != nil {
-			t.Fatal(err)
+	log := mcdata.Game(proto).BlockByName("oak_log").DefaultState
+	return floorScene(t, proto, func(x, y, z int) mcdata.StateID {
+		if x == -3 && z == 0 && y >= 65 && y <= 67 {
+			return log
 		}
-		for id := mcdata.StateID(0); int(id) < game.NumStates(); id++ {
-			if set.Has(id) {
-				return id
-			}
-		}
-		t.Fatalf("no state matches %s", name)
 		return 0
-	}
-	stone, log := first("stone"), first("oak_log")
+	})
+}
+
+// floorScene is an offline session with the real body standing at
+// 0.5 64 0.5 on a stone floor (below y 64) in the 5×5 chunks around it,
+// with above(x, y, z) at and above y 64.
+func floorScene(t *testing.T, proto int32, above func(x, y, z int) mcdata.StateID) (*offline.Session, *self.Self, *move.Mover) {
+	t.Helper()
+	stone := mcdata.Game(proto).BlockByName("stone").DefaultState
 	var m *move.Mover
 	var me *self.Self
 	o := offline.New(t, proto, func(s *core.Session) {
@@ -53,13 +53,10 @@ func trunkScene(t *testing.T, proto int32) (*offline.Session, *self.Self, *move.
 	for cx := int32(-2); cx <= 2; cx++ {
 		for cz := int32(-2); cz <= 2; cz++ {
 			c := fakeserver.Column(proto, cx, cz, 1, func(x, y, z int) mcdata.StateID {
-				switch {
-				case y < 64:
+				if y < 64 {
 					return stone
-				case x == -3 && z == 0 && y >= 65 && y <= 67:
-					return log
 				}
-				return 0
+				return above(x, y, z)
 			})
 			o.RouteBytes(mcdata.ClientboundPlayMapChunk, world.AppendChunk(nil, c, fakeserver.OverworldLayout(proto)))
 		}
@@ -158,36 +155,15 @@ func TestGoToItemOnABlockBeside(t *testing.T) {
 	}
 }
 
-// besideScene is an offline session with the real body standing on a
-// stone floor (y 64) at 0.5 64 0.5, a cobblestone block east of it at
-// 1 64 0 (as the dig test leaves it) and a lever's stone west of it.
+// besideScene is floorScene with a cobblestone block east of the bot at
+// 1 64 0, as the dig test leaves it.
 func besideScene(t *testing.T, proto int32) (*offline.Session, *self.Self, *move.Mover) {
 	t.Helper()
-	game := mcdata.Game(proto)
-	stone := game.BlockByName("stone").DefaultState
-	cobble := game.BlockByName("cobblestone").DefaultState
-	var m *move.Mover
-	var me *self.Self
-	o := offline.New(t, proto, func(s *core.Session) {
-		reg := registry.Attach(s)
-		me = self.Attach(s, reg, self.Options{})
-		m = move.Attach(s, me, worldfeat.Attach(s, reg, me))
-	})
-	o.Configure()
-	o.Join(0.5, 64, 0.5, 4)
-	for cx := int32(-2); cx <= 2; cx++ {
-		for cz := int32(-2); cz <= 2; cz++ {
-			c := fakeserver.Column(proto, cx, cz, 1, func(x, y, z int) mcdata.StateID {
-				switch {
-				case y < 64:
-					return stone
-				case x == 1 && y == 64 && z == 0:
-					return cobble
-				}
-				return 0
-			})
-			o.RouteBytes(mcdata.ClientboundPlayMapChunk, world.AppendChunk(nil, c, fakeserver.OverworldLayout(proto)))
+	cobble := mcdata.Game(proto).BlockByName("cobblestone").DefaultState
+	return floorScene(t, proto, func(x, y, z int) mcdata.StateID {
+		if x == 1 && y == 64 && z == 0 {
+			return cobble
 		}
-	}
-	return o, me, m
+		return 0
+	})
 }
