@@ -262,11 +262,10 @@ func startMCPHTTP(t *testing.T, ctx context.Context, args ...string) (url, token
 			t.Logf("blockmate mcp --http stderr:\n%s", stderr)
 		}
 	})
-	url = waitStderr(t, ctx, stderr, regexp.MustCompile(`MCP server at (http://127\.0\.0\.1:\d+/mcp)\n`))[1]
-	if m := regexp.MustCompile(`bearer token for this run: (\S+)\n`).FindStringSubmatch(stderr.String()); m != nil {
-		token = m[1]
-	}
-	return url, token, stderr
+	// The address and what it says of the token, whole: reading the
+	// token after the address alone once found it not yet written.
+	m := waitStderr(t, ctx, stderr, regexp.MustCompile(`MCP server at (http://127\.0\.0\.1:\d+/mcp)\n(?:blockmate: bearer token for this run: (\S+)\n|blockmate: clients must send the bearer token you gave\n)`))
+	return m[1], m[2], stderr
 }
 
 // TestMCPHTTPCommand: `blockmate mcp --http` prints where it listens and

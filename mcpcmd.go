@@ -120,13 +120,15 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	// The person is told where to connect and, when blockmate made it, the
-	// token: on stderr, never in the log.
-	fmt.Fprintf(stderr, "blockmate: MCP server at %s\n", url)
+	// token: on stderr, never in the log, in one write, so that a program
+	// reading stderr never sees the address without the token.
+	announce := fmt.Sprintf("blockmate: MCP server at %s\n", url)
 	if generated {
-		fmt.Fprintf(stderr, "blockmate: bearer token for this run: %s\nblockmate: clients send the header \"Authorization: Bearer %s\" (set BLOCKMATE_MCP_TOKEN or --token to keep one across runs)\n", token, token)
+		announce += fmt.Sprintf("blockmate: bearer token for this run: %s\nblockmate: clients send the header \"Authorization: Bearer %s\" (set BLOCKMATE_MCP_TOKEN or --token to keep one across runs)\n", token, token)
 	} else {
-		fmt.Fprintln(stderr, "blockmate: clients must send the bearer token you gave")
+		announce += "blockmate: clients must send the bearer token you gave\n"
 	}
+	_, _ = io.WriteString(stderr, announce)
 	<-ctx.Done()
 	stopHTTP()
 	log.Info("MCP server finished")
