@@ -135,33 +135,7 @@ func (h *harness) login() {
 }
 
 func (h *harness) position(id int32, x, y, z float64, relative uint32) {
-	h.route(mcdata.ClientboundPlayPosition, func(w *wire.Writer) { w.Raw(positionBytes(h.srv.Proto, id, x, y, z, relative)) })
-}
-
-// positionBytes writes a position sync in the version's layout.
-func positionBytes(proto int32, id int32, x, y, z float64, relative uint32) []byte {
-	var w wire.Writer
-	if proto >= 768 {
-		w.VarInt(id)
-		w.Float64(x)
-		w.Float64(y)
-		w.Float64(z)
-		w.Float64(0)
-		w.Float64(0)
-		w.Float64(0)
-		w.Float32(90)
-		w.Float32(0)
-		w.Int32(int32(relative))
-	} else {
-		w.Float64(x)
-		w.Float64(y)
-		w.Float64(z)
-		w.Float32(90)
-		w.Float32(0)
-		w.Byte(byte(relative))
-		w.VarInt(id)
-	}
-	return w.Bytes()
+	h.route(mcdata.ClientboundPlayPosition, func(w *wire.Writer) { w.Raw(fakeserver.PositionBody(h.srv.Proto, id, x, y, z, relative)) })
 }
 
 // TestSpawnAndPosition: nothing is known before the server says it; the
@@ -193,7 +167,7 @@ func TestSpawnAndPosition(t *testing.T) {
 			t.Errorf("%d: after a relative sync: %+v", proto, st)
 		}
 		var w wire.Writer
-		w.Raw(positionBytes(proto, 9, 0, 0, 0, 0))
+		w.Raw(fakeserver.PositionBody(proto, 9, 0, 0, 0, 0))
 		b := w.Bytes()
 		off := 0
 		if proto >= 768 {
