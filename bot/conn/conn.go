@@ -22,6 +22,7 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -62,6 +63,7 @@ type Outgoing struct {
 // Conn is one connection to a server.
 type Conn struct {
 	nc    net.Conn
+	w     io.Writer // nc's writes (socketIO)
 	table *mcdata.Table
 	opts  Options
 
@@ -87,7 +89,8 @@ func New(nc net.Conn, table *mcdata.Table, opts Options) *Conn {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second
 	}
-	c := &Conn{nc: nc, table: table, opts: opts, fr: newFrameReader(nc), threshold: -1}
+	r, w := socketIO(nc)
+	c := &Conn{nc: nc, w: w, table: table, opts: opts, fr: newFrameReader(r), threshold: -1}
 	c.readThreshold.Store(-1)
 	return c
 }
@@ -243,7 +246,7 @@ func (c *Conn) flush() error {
 		return nil
 	}
 	_ = c.nc.SetWriteDeadline(time.Now().Add(c.opts.WriteTimeout))
-	_, err := c.nc.Write(c.out)
+	_, err := c.w.Write(c.out)
 	if cap(c.out) > keepBuffer {
 		c.out = nil
 	}
