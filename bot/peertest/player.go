@@ -297,7 +297,24 @@ func (p *Player) Follow(ctx context.Context, username string, distance int) erro
 	return nil
 }
 
-// StopWalking ends a mineflayer player's goto or follow.
+// Pace makes a bare player walk back and forth between two points on flat
+// ground at speed blocks a second, sending a position each tick as a
+// walking client does, until StopWalking: a player walking a route, with
+// none of the chat a teleporting command would add.
+func (p *Player) Pace(from, to [3]float64, speed float64) error {
+	if p.Client != ClientBare {
+		return fmt.Errorf("player %s is a %s client; pacing is the bare client's", p.Username, p.Client)
+	}
+	return p.command(struct {
+		Cmd   string     `json:"cmd"`
+		From  [3]float64 `json:"from"`
+		To    [3]float64 `json:"to"`
+		Speed float64    `json:"speed"`
+	}{"pace", from, to, speed})
+}
+
+// StopWalking ends a mineflayer player's goto or follow, or a bare
+// player's pacing.
 func (p *Player) StopWalking() error {
 	return p.command(struct {
 		Cmd string `json:"cmd"`

@@ -12,6 +12,13 @@
 //
 // Commands arrive as JSON lines on stdin:
 //   {"cmd":"chat","text":"hello"}   say something (or run a /command)
+//   {"cmd":"pace","from":[x,y,z],"to":[x,y,z],"speed":5}
+//                                   walk back and forth between two points on
+//                                   flat ground at speed blocks a second, one
+//                                   position packet a tick as a client sends
+//                                   while walking (no physics: the ground
+//                                   must be flat and clear)
+//   {"cmd":"stop"}                  stand still (ends pace)
 //   {"cmd":"quit"}                  leave the server and exit
 // Reports go to fd 3:
 //   {"event":"spawn","t":ms}   t is milliseconds since the process started
@@ -116,6 +123,13 @@ function run (cmd) {
     case 'chat':
       client.chat(String(cmd.text))
       break
+    case 'pace':
+      pace(cmd.from, cmd.to, Number(cmd.speed) || 4.317)
+      break
+    case 'stop':
+      clearInterval(pacing)
+      pacing = null
+      break
     case 'quit':
       client.end('disconnect.quitting')
       break
@@ -123,6 +137,35 @@ function run (cmd) {
       emit('error', { message: 'unknown command: ' + cmd.cmd })
   }
 }
+// pace walks from a to b and back until stopped: each tick (50 ms) a step
+// of speed/20 blocks and the position packet a walking client sends.
+let pacing = null
+function pace (a, b, speed) {
+  clearInterval(pacing)
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2])
+  if (!(len > 0)) {
+    emit('error', { message: 'pace needs two different points' })
+    return
+  }
+  const step = speed / 20 / len
+  let t = 0
+  let dir = 1
+  // 1.21.2 and later send the on-ground flag among the movement flags.
+  const fields = require('minecraft-data')(client.version).protocol.play.toServer.types.packet_position[1]
+  const flagged = fields.some((f) => f.name === 'flags')
+  pacing = setInterval(() => {
+    t += dir * step
+    if (t >= 1 || t <= 0) {
+      t = Math.min(1, Math.max(0, t))
+      dir = -dir
+    }
+    const x = a[0] + (b[0] - a[0]) * t
+    const y = a[1] + (b[1] - a[1]) * t
+    const z = a[2] + (b[2] - a[2]) * t
+    client.write('position', flagged ? { x, y, z, flags: { onGround: true, hasHorizontalCollision: false } } : { x, y, z, onGround: true })
+  }, 50)
+}
+
 rl.on('close', () => {
   client.end()
   setTimeout(() => process.exit(0), 500).unref()
