@@ -62,8 +62,7 @@ type Outgoing struct {
 
 // Conn is one connection to a server.
 type Conn struct {
-	nc    net.Conn
-	w     io.Writer // nc's writes (socketIO)
+	sock  socket
 	table *mcdata.Table
 	opts  Options
 
@@ -89,10 +88,43 @@ func New(nc net.Conn, table *mcdata.Table, opts Options) *Conn {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second
 	}
-	r, w := socketIO(nc)
-	c := &Conn{nc: nc, w: w, table: table, opts: opts, fr: newFrameReader(r), threshold: -1}
+	sock := detach(nc)
+	c := &Conn{sock: sock, table: table, opts: opts, fr: newFrameReader(sock), threshold: -1}
 	c.readThreshold.Store(-1)
 	return c
+}
+
+// socket is what a connection reads and writes: the net.Conn it was given,
+// or on Linux the same TCP socket detached from the runtime's poller
+// (socket_linux.go).
+type socket interface {
+	io.Reader
+	io.Writer
+	SetReadDeadline(t time.Time) error
+	SetWriteDeadline(t time.Time) error
+	Close() error
+}
+
+// readier is a socket that can say whether a read would find data without
+// waiting.
+type readier interface{ Ready() bool }
+
+// CanPoll says whether Ready can tell when a packet is waiting, so the
+// session may read at its tick instead of waiting on the socket.
+func (c *Conn) CanPoll() bool {
+	_, ok := c.sock.(readier)
+	return ok
+}
+
+// Ready says whether ReadPacket would find something without waiting for
+// the server: bytes already read, data in the socket, or its end. Only the
+// read loop calls it. Without CanPoll it is always true.
+func (c *Conn) Ready() bool {
+	if c.fr.br.Buffered() > 0 {
+		return true
+	}
+	r, ok := c.sock.(readier)
+	return !ok || r.Ready()
 }
 
 // Table is the connection's packet table.
@@ -105,7 +137,7 @@ func (c *Conn) State() mcdata.State { return mcdata.State(c.readState.Load()) }
 // ReadPacket reads the next packet. Only the read loop calls it.
 func (c *Conn) ReadPacket() (Packet, error) {
 	if c.opts.ReadTimeout > 0 {
-		_ = c.nc.SetReadDeadline(time.Now().Add(c.opts.ReadTimeout))
+		_ = c.sock.SetReadDeadline(time.Now().Add(c.opts.ReadTimeout))
 	}
 	id, payload, err := c.fr.next(int(c.readThreshold.Load()))
 	if err != nil {
@@ -245,8 +277,8 @@ func (c *Conn) flush() error {
 	if len(c.out) == 0 {
 		return nil
 	}
-	_ = c.nc.SetWriteDeadline(time.Now().Add(c.opts.WriteTimeout))
-	_, err := c.w.Write(c.out)
+	_ = c.sock.SetWriteDeadline(time.Now().Add(c.opts.WriteTimeout))
+	_, err := c.sock.Write(c.out)
 	if cap(c.out) > keepBuffer {
 		c.out = nil
 	}
@@ -254,4 +286,4 @@ func (c *Conn) flush() error {
 }
 
 // Close closes the socket; a read or write waiting on it ends.
-func (c *Conn) Close() error { return c.nc.Close() }
+func (c *Conn) Close() error { return c.sock.Close() }

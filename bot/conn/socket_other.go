@@ -2,11 +2,9 @@
 
 package conn
 
-import (
-	"io"
-	"net"
-)
+import "net"
 
-// socketIO gives the reader and writer a connection's frames go through:
-// elsewhere than Linux, the connection's own (see socket_linux.go).
-func socketIO(nc net.Conn) (io.Reader, io.Writer) { return nc, nc }
+// detach returns the connection as it is: elsewhere than Linux, reads and
+// writes go through the runtime's poller (see socket_linux.go), and a
+// session reads packets as they come.
+func detach(nc net.Conn) socket { return nc }
