@@ -63,8 +63,9 @@ func main() {
 // cost more than the work. CPU time of 30 s following a walking player
 // (BenchmarkFollowCPUVsMineflayer, on a 2-core virtual machine): 480 ms on
 // two processors, 425 ms on one, 460 ms on two with the socket's raw reads
-// and writes (bot/conn), 295 ms on one with them: only both together meet
-// the goal of a fifth of mineflayer's.
+// and writes (bot/conn), 335 ms (median) on one with them, and 280 ms once
+// packets are read at the tick as well (core.Options.ReadOnTick): together
+// they meet the goal of a fifth of mineflayer's.
 func oneProcessor() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)

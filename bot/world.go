@@ -83,6 +83,9 @@ func attach(nc net.Conn, cd *codec.Codec, log *slog.Logger, emit func(string, st
 	s := core.New(nc, cd, core.Options{
 		Log: log, Emit: emit, Clock: opts.Clock, KeepAliveTimeout: opts.KeepAliveTimeout,
 		Username: username, UUID: offline.NameToUUID(username),
+		// On the real clock only: a test's manual clock ticks when the
+		// test says, and its packets must not wait for that.
+		ReadOnTick: opts.Clock == nil,
 	})
 	w := &world{s: s, host: host, port: port, version: cd.Name()}
 	w.reg = registry.Attach(s)

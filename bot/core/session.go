@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -83,6 +84,14 @@ type Options struct {
 	// Username and UUID are the profile the bot logs in with.
 	Username string
 	UUID     [16]byte
+	// ReadOnTick reads the server's packets at the tick while the session
+	// ticks in real time, where the connection can tell that a packet is
+	// waiting without waiting for one (conn.CanPoll: TCP on Linux): the
+	// process then wakes 20 times a second, not at every packet the server
+	// sends, which is most of a busy bot's CPU time, for packets handled
+	// up to a tick later. Before the spawn and while the tick wakes once a
+	// second, packets are read as they come.
+	ReadOnTick bool
 }
 
 // Out is one packet to send: its kind and a func that writes its body.
@@ -113,6 +122,16 @@ type Session struct {
 	// moment; realTimeWake tells the tick loop that the count changed.
 	realTime     atomic.Int32
 	realTimeWake chan struct{}
+
+	// readOnTick is Options.ReadOnTick where the connection can do it;
+	// paced is true while the tick runs in real time, so the read loop
+	// waits for the tick (readGate) when nothing is waiting to be read.
+	readOnTick bool
+	paced      atomic.Bool
+	readGate   chan struct{}
+	// awaiting is true while the read loop waits for a tick (for tests).
+	awaiting atomic.Bool
+	closed   chan struct{}
 
 	profile atomic.Pointer[profile]
 
@@ -149,7 +168,10 @@ func New(nc net.Conn, cd *codec.Codec, opts Options) *Session {
 		handlers: map[mcdata.Packet][]Handler{},
 		spawned:  make(chan struct{}), done: make(chan struct{}),
 		realTimeWake: make(chan struct{}, 1),
+		readGate:     make(chan struct{}, 1),
+		closed:       make(chan struct{}),
 	}
+	s.readOnTick = opts.ReadOnTick && s.conn.CanPoll()
 	s.profile.Store(&profile{opts.Username, opts.UUID})
 	return s
 }
@@ -185,7 +207,9 @@ func (s *Session) Has(p mcdata.Packet) bool {
 
 // OnTick registers f to run on every tick, in real time (20 times a
 // second), on the tick goroutine (never on the read loop), with the tick's
-// number from 1. Ticks start at the spawn.
+// number from 1. Ticks start at the spawn. f must not wait for a packet: with
+// ReadOnTick, the read loop reads what came at the tick, after the tick
+// goroutine let it.
 func (s *Session) OnTick(f func(tick uint64)) {
 	if s.started.Load() {
 		panic("core: a tick handler was registered after the read loop started; features attach before Start")
@@ -347,7 +371,12 @@ func (s *Session) End() EndReason {
 }
 
 // Close ends the connection; the read loop then ends.
-func (s *Session) Close() { s.closeOnce.Do(func() { _ = s.conn.Close() }) }
+func (s *Session) Close() {
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		_ = s.conn.Close()
+	})
+}
 
 // Leave disconnects on purpose and returns once the read loop has ended.
 func (s *Session) Leave() {
@@ -394,11 +423,19 @@ func (s *Session) loop() (err error) {
 			err = fmt.Errorf("%w: %v", ErrDecode, p)
 		}
 	}()
+	last := s.clock.Now()
 	for {
+		if s.readOnTick && s.paced.Load() && !s.conn.Ready() {
+			if err := s.awaitTick(last); err != nil {
+				return err
+			}
+			continue
+		}
 		pkt, err := s.conn.ReadPacket()
 		if err != nil {
 			return err
 		}
+		last = s.clock.Now()
 		if pkt.Kind == mcdata.PacketNone {
 			s.Log.Debug("packet not in this version's tables", "state", pkt.State, "id", pkt.ID)
 			continue
@@ -406,6 +443,33 @@ func (s *Session) loop() (err error) {
 		if err := s.route(pkt.Kind, pkt.Payload); err != nil {
 			return err
 		}
+	}
+}
+
+// awaitTick waits for the next tick (or the session's end) when the read
+// loop reads at the tick and nothing is waiting. A server silent for the
+// keep-alive timeout ends the connection here, as the read deadline does
+// when the loop waits on the socket.
+func (s *Session) awaitTick(last time.Time) error {
+	if s.clock.Now().Sub(last) > s.timeout {
+		return fmt.Errorf("no packet for %v: %w", s.timeout, os.ErrDeadlineExceeded)
+	}
+	s.awaiting.Store(true)
+	defer s.awaiting.Store(false)
+	select {
+	case <-s.readGate:
+	case <-s.closed:
+	}
+	return nil
+}
+
+// releaseReads lets a read loop waiting for the tick read, and says whether
+// it should wait for ticks at all (paced).
+func (s *Session) releaseReads(paced bool) {
+	s.paced.Store(paced)
+	select {
+	case s.readGate <- struct{}{}:
+	default:
 	}
 }
 
@@ -498,6 +562,9 @@ func (s *Session) tick() {
 				t.Stop()
 				return
 			case <-t.C():
+				if s.readOnTick {
+					s.releaseReads(realTime)
+				}
 				since = s.clock.Now()
 				s.late.Store(!realTime)
 				run(per)
@@ -515,6 +582,9 @@ func (s *Session) tick() {
 					s.late.Store(false)
 				}
 				switched = true
+				if s.readOnTick {
+					s.releaseReads(now)
+				}
 			}
 		}
 		t.Stop()
