@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -564,6 +565,14 @@ func (s *Session) tick() {
 			case <-t.C():
 				if s.readOnTick {
 					s.releaseReads(realTime)
+					// Let the read loop take what came before the tick's
+					// handlers run, as the game's client handles packets
+					// before its tick: on one processor (main.go) it runs
+					// now, so a position sync that came since the last tick
+					// is confirmed before the body sends where it was.
+					// Nothing depends on this order; it only makes it the
+					// usual one.
+					runtime.Gosched()
 				}
 				since = s.clock.Now()
 				s.late.Store(!realTime)
