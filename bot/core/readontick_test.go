@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +11,21 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 )
+
+// startSpawning registers a real-time tick (so the read loop reads on
+// ticks once they run) and a handler of compression packets that marks the
+// spawn and reports each packet, and starts s.
+func startSpawning(s *Session) <-chan struct{} {
+	s.OnTick(func(uint64) {})
+	handled := make(chan struct{}, 4)
+	s.Handle(mcdata.ClientboundLoginCompress, func(*wire.Reader) error {
+		s.MarkSpawned()
+		handled <- struct{}{}
+		return nil
+	})
+	s.Start()
+	return handled
+}
 
 // TestReadOnTick: with ReadOnTick over loopback TCP, packets are read as
 // they come before the tick runs in real time; once it does, a packet that
@@ -40,15 +54,7 @@ func TestReadOnTick(t *testing.T) {
 	if !s.readOnTick {
 		t.Fatal("a session over loopback TCP on Linux does not read on the tick")
 	}
-	var tick atomic.Uint64
-	s.OnTick(func(n uint64) { tick.Store(n) })
-	handled := make(chan struct{}, 4)
-	s.Handle(mcdata.ClientboundLoginCompress, func(*wire.Reader) error {
-		s.MarkSpawned()
-		handled <- struct{}{}
-		return nil
-	})
-	s.Start()
+	handled := startSpawning(s)
 	<-handled // before the tick: read as it came
 
 	// The first tick makes the loop read on ticks, once the read it is
@@ -110,14 +116,7 @@ func TestLeaveWhileWaitingForTheTick(t *testing.T) {
 	var once sync.Once
 	release := func() { once.Do(func() { close(send) }) }
 	t.Cleanup(release)
-	s.OnTick(func(uint64) {})
-	handled := make(chan struct{}, 2)
-	s.Handle(mcdata.ClientboundLoginCompress, func(*wire.Reader) error {
-		s.MarkSpawned()
-		handled <- struct{}{}
-		return nil
-	})
-	s.Start()
+	handled := startSpawning(s)
 	<-handled
 	clock.Tick()
 	for !s.paced.Load() {
