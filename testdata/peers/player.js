@@ -125,6 +125,13 @@ rl.on('line', (line) => {
   run(cmd)
 })
 
+// settle waits for the chunks around the player and for it to stand on
+// the ground (at most 200 ticks: a player on a ledge still plans).
+async function settle () {
+  await bot.waitForChunksToLoad()
+  for (let i = 0; i < 200 && !bot.entity.onGround; i++) await bot.waitForTicks(1)
+}
+
 function run (cmd) {
   switch (cmd.cmd) {
     case 'chat':
@@ -154,7 +161,12 @@ function run (cmd) {
         const p = bot.entity.position
         emit('arrived', { x: p.x, y: p.y, z: p.z, message })
       }
-      bot.pathfinder.goto(new goals.GoalBlock(cmd.x, cmd.y, cmd.z)).then(() => done(''), (err) => done(String(err && err.message || err)))
+      // A player that has just spawned may still be falling, or without
+      // the chunks around it: mineflayer-pathfinder then answers "No path
+      // to the goal!" at once. Plan from the ground, as a person would.
+      settle()
+        .then(() => bot.pathfinder.goto(new goals.GoalBlock(cmd.x, cmd.y, cmd.z)))
+        .then(() => done(''), (err) => done(String(err && err.message || err)))
       break
     }
     case 'follow': {
