@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 	"github.com/blockmate/blockmate/ui"
@@ -106,7 +106,7 @@ func watchedBotName(ctx context.Context, client *watch.Client) string {
 	ctx, cancel := context.WithTimeout(protocol.WithOrigin(ctx, protocol.OriginInternal), 5*time.Second)
 	defer cancel()
 	resp := client.Call(ctx, protocol.Request{ID: json.RawMessage(strconv.Quote(client.IDPrefix() + "console-name")), Tool: "mc_status"})
-	var st bot.Status
+	var st api.Status
 	if !resp.OK || json.Unmarshal(resp.Result, &st) != nil {
 		return ""
 	}

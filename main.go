@@ -26,6 +26,7 @@ import (
 	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/mcp"
 	"github.com/blockmate/blockmate/protocol"
+
 	// Imported for its side effect: no terminal queries on stdout in sidecar mode.
 	_ "github.com/blockmate/blockmate/protocol/quietstdout"
 	"github.com/blockmate/blockmate/themes"

@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"regexp"
 	"slices"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcversion"
-	"github.com/blockmate/blockmate/lan"
+	"github.com/blockmate/blockmate/bot/ping"
 )
 
 // Client is the bot: idle, joining, or in a world (one session at a time),
@@ -73,33 +73,6 @@ func NewClient(log *slog.Logger, emit func(name, subKey string, payload any), op
 	return &Client{log: log, emit: emit, opts: opts}
 }
 
-// DefaultUsername is the bot's name when the caller gives none. The
-// sidecar and the console both use it.
-const DefaultUsername = "Blockmate"
-
-// usernameRule is the offline-mode name rule the game's clients enforce.
-var usernameRule = regexp.MustCompile(`^[A-Za-z0-9_]{3,16}$`)
-
-// ValidUsername reports whether name can be the bot's name in a world: 3
-// to 16 characters of A-Z, a-z, 0-9 and _ (the rule offline-mode names
-// follow). Its error is a sentence to show the player.
-func ValidUsername(name string) error {
-	if usernameRule.MatchString(name) {
-		return nil
-	}
-	return fmt.Errorf("%q is not a Minecraft name: use 3 to 16 characters, each a letter A-Z or a-z, a digit or _, e.g. %q", name, DefaultUsername)
-}
-
-// JoinResult is mc_join's result.
-type JoinResult struct {
-	Joined   bool   `json:"joined"`
-	Position Vec3   `json:"position"`
-	GameMode string `json:"gameMode"`
-	Version  string `json:"version"`
-	Username string `json:"username"`
-	Server   string `json:"server"`
-}
-
 var gameModes = [...]string{"survival", "creative", "adventure", "spectator"}
 
 func gameModeName(m int8) string {
@@ -116,27 +89,27 @@ var errJoinInProgress = errors.New("join_in_progress: another mc_join is still c
 // and returns once the bot has spawned. Only one join runs at a time, and
 // only while the bot is in no world. A join that finds a cancelled join
 // still unwinding waits for it instead of refusing.
-func (c *Client) Join(ctx context.Context, host string, port int, username string) (JoinResult, error) {
+func (c *Client) Join(ctx context.Context, host string, port int, username string) (api.JoinResult, error) {
 	c.mu.Lock()
 	for c.join != nil {
 		prev := c.join
 		if prev.ctx.Err() == nil {
 			c.mu.Unlock()
-			return JoinResult{}, errJoinInProgress
+			return api.JoinResult{}, errJoinInProgress
 		}
 		c.mu.Unlock()
 		select {
 		case <-prev.done:
 		case <-ctx.Done():
-			return JoinResult{}, ctx.Err()
+			return api.JoinResult{}, ctx.Err()
 		case <-time.After(joinUnwind):
-			return JoinResult{}, errJoinInProgress
+			return api.JoinResult{}, errJoinInProgress
 		}
 		c.mu.Lock()
 	}
 	if w := c.w; w != nil {
 		c.mu.Unlock()
-		return JoinResult{}, fmt.Errorf("the bot is already in the world at %s as %s; call mc_leave first to join another world, or mc_status to see where it is", net.JoinHostPort(w.host, strconv.Itoa(w.port)), w.s.Username())
+		return api.JoinResult{}, fmt.Errorf("the bot is already in the world at %s as %s; call mc_leave first to join another world, or mc_status to see where it is", net.JoinHostPort(w.host, strconv.Itoa(w.port)), w.s.Username())
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	j := &joinAttempt{ctx: ctx, cancel: cancel, done: make(chan struct{})}
@@ -167,16 +140,16 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	// player on a loaded machine took over 3 s, lan's default); the join
 	// allows the world 60 s to spawn the bot, so its ping may take 10.
 	pingCtx, cancelPing := context.WithTimeout(ctx, joinPingTimeout)
-	status, err := lan.Ping(pingCtx, host, port)
+	status, err := ping.Server(pingCtx, host, port)
 	cancelPing()
 	if err != nil {
 		if ctx.Err() != nil {
-			return JoinResult{}, ctxErr()
+			return api.JoinResult{}, ctxErr()
 		}
-		return JoinResult{}, err
+		return api.JoinResult{}, err
 	}
 	if !mcversion.IsSupported(status.Protocol) {
-		return JoinResult{}, errors.New(mcversion.Advice(status.Version, status.Protocol))
+		return api.JoinResult{}, errors.New(mcversion.Advice(status.Version, status.Protocol))
 	}
 	name := status.Version
 	if r, ok := mcversion.Lookup(status.Protocol); ok && !slices.Contains(r.Names, name) {
@@ -189,26 +162,26 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	w, err := connect(joinCtx, c.log, c.emit, host, port, username, int32(status.Protocol), name, c.opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			return JoinResult{}, ctxErr()
+			return api.JoinResult{}, ctxErr()
 		}
 		if joinCtx.Err() != nil {
-			return JoinResult{}, fmt.Errorf("the server at %s accepted the connection but the bot had not spawned after 60 seconds; the world may be frozen or overloaded: try mc_join again", net.JoinHostPort(host, strconv.Itoa(port)))
+			return api.JoinResult{}, fmt.Errorf("the server at %s accepted the connection but the bot had not spawned after 60 seconds; the world may be frozen or overloaded: try mc_join again", net.JoinHostPort(host, strconv.Itoa(port)))
 		}
-		return JoinResult{}, err
+		return api.JoinResult{}, err
 	}
 	c.mu.Lock()
 	if ctx.Err() != nil {
 		// mc_leave (or mc_stop) came between the spawn and here.
 		c.mu.Unlock()
 		w.s.Leave()
-		return JoinResult{}, ctxErr()
+		return api.JoinResult{}, ctxErr()
 	}
 	c.w = w
 	c.mu.Unlock()
 	go c.watch(w)
 
 	st := w.self.Snapshot()
-	return JoinResult{
+	return api.JoinResult{
 		Joined: true, Position: st.Position.Round(), GameMode: gameModeName(st.GameMode), Version: w.version,
 		Username: w.s.Username(), Server: net.JoinHostPort(host, strconv.Itoa(port)),
 	}, nil

@@ -24,7 +24,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
+	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/protocol"
 )
 

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/mcversion"
-	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -42,8 +42,8 @@ func (b *Client) registerConnection(c *protocol.Catalog, host Host) {
 			"While it joins, other in-world tools answer that the bot is still joining.",
 		Args: protocol.Schema{
 			protocol.Str("host", "the world's address; 127.0.0.1 when the game runs on this computer. It may carry the port (127.0.0.1:51234, [::1]:51234)").Def("127.0.0.1").Len(1, 261),
-			lan.PortArg("the world's port, from mc_discover_lan or the player's chat after Open to LAN"),
-			protocol.Str("username", "the bot's name in the world: 3 to 16 characters, each a letter A-Z or a-z, a digit or _").Def(DefaultUsername).Len(3, 16),
+			api.PortArg("the world's port, from mc_discover_lan or the player's chat after Open to LAN"),
+			protocol.Str("username", "the bot's name in the world: 3 to 16 characters, each a letter A-Z or a-z, a digit or _").Def(api.DefaultUsername).Len(3, 16),
 		},
 		Effect: protocol.Write,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
@@ -59,12 +59,12 @@ func (b *Client) registerConnection(c *protocol.Catalog, host Host) {
 			if a.Has("port") {
 				port = a.Int("port")
 			}
-			host, port, err := lan.SplitHost(a.String("host"), port)
+			host, port, err := api.SplitHost(a.String("host"), port)
 			if err != nil {
 				return nil, err
 			}
 			name := a.String("username")
-			if err := ValidUsername(name); err != nil {
+			if err := api.ValidUsername(name); err != nil {
 				return nil, fmt.Errorf("username %w", err)
 			}
 			return b.Join(ctx, host, port, name)

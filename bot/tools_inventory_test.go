@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
@@ -235,7 +236,7 @@ func TestGetInventory(t *testing.T) {
 			}
 
 			st := sw.c.Status(nil)
-			if st.HeldItem == nil || *st.HeldItem != (StatusItem{"oak_log", 5}) || st.Inventory == nil || st.Inventory.Hotbar[1] == nil ||
+			if st.HeldItem == nil || *st.HeldItem != (api.StatusItem{Name: "oak_log", Count: 5}) || st.Inventory == nil || st.Inventory.Hotbar[1] == nil ||
 				st.Inventory.Hotbar[1].Name != "wooden_pickaxe" || st.Inventory.Hotbar[2] != nil || st.Inventory.Head == nil || st.Inventory.Offhand.Name != "shield" {
 				t.Errorf("status %s", jsonOf(st))
 			}

@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"github.com/blockmate/blockmate/bot/entity"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/move"
+	"github.com/blockmate/blockmate/bot/physics"
+	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -154,7 +155,7 @@ func (b *Client) registerMovement(c *protocol.Catalog) {
 					return nil, err
 				}
 				p = e.Position
-				p.Y += 1.62
+				p.Y += physics.EyeHeight
 			case a.Has("x") && a.Has("y") && a.Has("z"):
 				p = geom.Vec3{X: a.Float("x"), Y: a.Float("y"), Z: a.Float("z")}
 			default:

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
@@ -201,7 +202,7 @@ func TestTheBotSeesTheWorld(t *testing.T) {
 			if !seen {
 				t.Errorf("mc_list_players lacks alex: %+v", list)
 			}
-			st := decode[Status](t, callN(t, w.d, "mc_status", ""))
+			st := decode[api.Status](t, callN(t, w.d, "mc_status", ""))
 			if st.Biome != "desert" || len(st.PlayersInSight) != 1 || st.PlayersInSight[0].Username != "alex" ||
 				st.World == nil || st.World.ChunksLoaded != 9 || st.World.MemoryBytes <= 0 || st.World.Entities != 3 {
 				t.Errorf("mc_status = %+v, world %+v", st, st.World)

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/players"
 	"github.com/blockmate/blockmate/bot/wire"
-	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -358,7 +358,7 @@ func TestStatusAfterDisconnect(t *testing.T) {
 	callN(t, w.d, "mc_command", `{"command":"kickme"}`)
 	w.rec.Wait(t, "mc_disconnected")
 	waitFor(t, func() bool { _, err := w.c.world(); return err != nil }, "session end")
-	var st Status
+	var st api.Status
 	_ = json.Unmarshal(callN(t, w.d, "mc_status", "").Result, &st)
 	if st.Connected || st.LastDisconnect == nil || st.LastDisconnect.Reason != "the server disconnected the bot: Server closed" || st.LastDisconnect.At == "" ||
 		!st.Untrusted || !st.LastDisconnect.Untrusted ||
@@ -456,7 +456,7 @@ func fakeWorld(t *testing.T, proto int32) int {
 	})
 }
 
-// TestJoinHostAndPort: mc_join reads host and port with lan.SplitHost (its
+// TestJoinHostAndPort: mc_join reads host and port with api.SplitHost (its
 // rules are tested in lan); the port refusals end with the recovery sentence.
 func TestJoinHostAndPort(t *testing.T) {
 	c := protocol.NewCatalog()
@@ -469,20 +469,20 @@ func TestJoinHostAndPort(t *testing.T) {
 		t.Errorf("mc_join with the port in host: %+v", r)
 	}
 	for _, args := range []string{`{}`, `{"port":0}`, `{"port":70000}`, `{"port":"51234"}`, `{"host":"127.0.0.1:x"}`} {
-		if r := callN(t, d, "mc_join", args); r.OK || !strings.HasSuffix(r.Error, " — "+lan.PortRecovery) {
+		if r := callN(t, d, "mc_join", args); r.OK || !strings.HasSuffix(r.Error, " — "+api.PortRecovery) {
 			t.Errorf("mc_join %s: %+v, want a refusal ending with the recovery sentence", args, r)
 		}
 	}
 }
 
 func TestUsernames(t *testing.T) {
-	for _, ok := range []string{"Blockmate", "abc", "Theo_2", strings.Repeat("a", 16), DefaultUsername} {
-		if err := ValidUsername(ok); err != nil {
+	for _, ok := range []string{"Blockmate", "abc", "Theo_2", strings.Repeat("a", 16), api.DefaultUsername} {
+		if err := api.ValidUsername(ok); err != nil {
 			t.Errorf("%q refused: %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"", "ab", strings.Repeat("a", 17), "no spaces", "émile", "a-b"} {
-		err := ValidUsername(bad)
+		err := api.ValidUsername(bad)
 		if err == nil || !strings.Contains(err.Error(), "3 to 16 characters, each a letter A-Z or a-z, a digit or _") {
 			t.Errorf("%q: %v", bad, err)
 		}

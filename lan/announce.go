@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/blockmate/blockmate/bot/ping"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // The game announces a world opened to LAN by sending Announcement datagrams
@@ -61,7 +64,7 @@ func ParseAnnouncement(b []byte) (Announcement, error) {
 		return Announcement{}, fmt.Errorf("%w: %v", ErrNotAnnouncement, err)
 	}
 	motd, _ := between(s, "[MOTD]", "[/MOTD]")
-	return Announcement{MOTD: StripFormatting(motd), Host: host, Port: port}, nil
+	return Announcement{MOTD: untrusted.Short(motd, ping.MaxMOTD), Host: host, Port: port}, nil
 }
 
 // between returns the text between the first open tag and the close tag

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/blockmate/blockmate/bot/ping"
 )
 
 func TestParseAnnouncement(t *testing.T) {
@@ -84,7 +86,7 @@ func FuzzParseAnnouncement(f *testing.F) {
 		if a.Host != "" && !validHost(a.Host) {
 			t.Fatalf("host %q accepted", a.Host)
 		}
-		if len([]rune(a.MOTD)) > maxMOTD || strings.ContainsAny(a.MOTD, "§\n\r\x1b") {
+		if len([]rune(a.MOTD)) > ping.MaxMOTD || strings.ContainsAny(a.MOTD, "§\n\r\x1b") {
 			t.Fatalf("MOTD not cleaned: %q", a.MOTD)
 		}
 	})

@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/bot/ping"
 	"github.com/blockmate/blockmate/internal/testctx"
 	"github.com/blockmate/blockmate/lan/netnstest"
 )
@@ -168,7 +170,7 @@ func avahiWorld(t *testing.T) (ns *netnstest.NS, host string, port int) {
 	// with all the time it needs.
 	warm, cancel := testctx.New(t)
 	defer cancel()
-	if _, err := Ping(warm, "127.0.0.1", srv.Port); err != nil {
+	if _, err := ping.Server(warm, "127.0.0.1", srv.Port); err != nil {
 		t.Fatalf("flying-squid did not answer its first status ping: %v", err)
 	}
 	ns = netnstest.New(t)
@@ -193,7 +195,7 @@ func TestSidecarFindsAvahiWorld(t *testing.T) {
 		t.Fatalf("result = %s", raw)
 	}
 	w := r.Worlds[0]
-	if w.Host != host || w.Port != port || w.Source != FromMDNS || w.IsLocalMachine || !w.Untrusted {
+	if w.Host != host || w.Port != port || w.Source != api.FromMDNS || w.IsLocalMachine || !w.Untrusted {
 		t.Errorf("world = %+v; want %s:%d found over mDNS, on another computer, marked untrusted", w, host, port)
 	}
 	// The TXT record's MOTD, cleaned: no formatting code, no bidi override,

@@ -7,6 +7,10 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/blockmate/blockmate/api"
+	"github.com/blockmate/blockmate/bot/mcversion"
+	"github.com/blockmate/blockmate/bot/ping"
 )
 
 // DefaultWindow is how long mc_discover_lan listens: a little over one
@@ -19,29 +23,13 @@ const discoverPingTimeout = 1500 * time.Millisecond
 
 // World is a world found on the LAN, with what its status ping said.
 type World struct {
-	Host           string `json:"host"`
-	Port           int    `json:"port"`
-	MOTD           string `json:"motd"`
-	IsLocalMachine bool   `json:"is_local_machine"`
-	Version        string `json:"version,omitempty"`
-	Protocol       int    `json:"protocol,omitempty"`
-	PlayersOnline  *int   `json:"players_online,omitempty"`
-	PlayersMax     *int   `json:"players_max,omitempty"`
-	Compatible     *bool  `json:"compatible,omitempty"`
-	// Source says how it was found ("announcement" or "mdns").
-	Source Source `json:"source"`
-	// PingError is why the status ping failed, when it did.
-	PingError string `json:"ping_error,omitempty"`
-	// Untrusted is always true: the motd is text someone else wrote. It is
-	// in the payload itself for a reader that sees it without the catalog.
-	Untrusted bool `json:"untrusted"`
-
+	api.LANWorld
 	from net.IP // the sender's address, to retry a local world there
 }
 
 // newWorld is the world a sighting reports, before its status ping.
 func newWorld(s Sighting) World {
-	return World{Host: s.Host, Port: s.Port, MOTD: s.MOTD, IsLocalMachine: s.IsLocalMachine, Source: s.Source, Untrusted: true, from: s.From}
+	return World{LANWorld: api.LANWorld{Host: s.Host, Port: s.Port, MOTD: s.MOTD, IsLocalMachine: s.IsLocalMachine, Source: s.Source, Untrusted: true}, from: s.From}
 }
 
 // WorldLost is mc_lan_world_lost's payload: which world stopped announcing
@@ -56,14 +44,6 @@ type WorldLost struct {
 
 // Key identifies a world: host and port.
 func (w World) Key() string { return Sighting{Host: w.Host, Port: w.Port}.Key() }
-
-// Joinable reports whether the bot can try to join: the world answered its
-// status ping (no PingError) with a supported version, or was not pinged
-// and there is no status to say otherwise. A world that did not answer is
-// not joinable: mc_join pings first and would fail the same way.
-func (w World) Joinable() bool {
-	return w.PingError == "" && (w.Compatible == nil || *w.Compatible)
-}
 
 // Discovery is the outcome of one discovery window.
 type Discovery struct {
@@ -101,7 +81,7 @@ func (c *collector) add(s Sighting) bool {
 	defer c.mu.Unlock()
 	k := s.Key()
 	if w, ok := c.worlds[k]; ok {
-		if s.Source == FromAnnouncement && w.Source != FromAnnouncement {
+		if s.Source == api.FromAnnouncement && w.Source != api.FromAnnouncement {
 			w.Source, w.MOTD, w.IsLocalMachine = s.Source, s.MOTD, s.IsLocalMachine
 		}
 		return false
@@ -196,19 +176,19 @@ func PingAll(ctx context.Context, cfg ListenConfig, worlds []World) []World {
 // one that fails clears the version and counts an earlier ping gave, so a
 // world never shows a fresh error beside stale players, or the reverse.
 func pingWorld(ctx context.Context, cfg ListenConfig, w *World) {
-	w.Version, w.Protocol, w.PlayersOnline, w.PlayersMax, w.Compatible, w.PingError = "", 0, nil, nil, nil, ""
-	ping := func(host string) (st ServerStatus, err error) {
+	w.Version, w.Protocol, w.PlayersOnline, w.PlayersMax, w.Compatible, w.PingError, w.NextStep = "", 0, nil, nil, nil, "", ""
+	ask := func(host string) (st ping.Status, err error) {
 		pctx, cancel := context.WithTimeout(ctx, discoverPingTimeout)
 		defer cancel()
-		if eerr := cfg.enter(func() error { st, err = Ping(pctx, host, w.Port); return nil }); eerr != nil {
+		if eerr := cfg.enter(func() error { st, err = ping.Server(pctx, host, w.Port); return nil }); eerr != nil {
 			return st, eerr
 		}
 		return st, err
 	}
-	st, err := ping(w.Host)
+	st, err := ask(w.Host)
 	if err != nil && w.IsLocalMachine && len(w.from) > 0 {
 		if alt := w.from.String(); alt != w.Host {
-			if st2, err2 := ping(alt); err2 == nil {
+			if st2, err2 := ask(alt); err2 == nil {
 				st, err, w.Host = st2, nil, alt
 			}
 		}
@@ -220,6 +200,9 @@ func pingWorld(ctx context.Context, cfg ListenConfig, w *World) {
 	w.Version, w.Protocol = st.Version, st.Protocol
 	w.PlayersOnline, w.PlayersMax = &st.PlayersOnline, &st.PlayersMax
 	w.Compatible = &st.Compatible
+	if !st.Compatible {
+		w.NextStep = mcversion.Advice(st.Version, st.Protocol)
+	}
 	if w.MOTD == "" {
 		w.MOTD = st.MOTD
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/net/ipv4"
+
+	"github.com/blockmate/blockmate/api"
 )
 
 // ListenConfig says where discovery listens. The zero value listens the way
@@ -79,14 +81,6 @@ func (c ListenConfig) interfaces() ([]net.Interface, error) {
 	return MulticastInterfaces()
 }
 
-// Source says how a world was found.
-type Source string
-
-const (
-	FromAnnouncement Source = "announcement"
-	FromMDNS         Source = "mdns"
-)
-
 // Sighting is one report of a world: an announcement datagram or an mDNS
 // answer.
 type Sighting struct {
@@ -102,7 +96,7 @@ type Sighting struct {
 	// From is the sender's address (for announcements) or the advertised
 	// address (for mDNS).
 	From   net.IP
-	Source Source
+	Source api.Source
 }
 
 // Key identifies a world for deduplication: host and port.
@@ -272,7 +266,7 @@ func (l *Listener) sighting(b []byte, sender net.IP) (Sighting, error) {
 	// Only this machine can send with an unspecified source address (on
 	// loopback, before a source is chosen).
 	local := sender.IsUnspecified() || l.local.has(sender)
-	s := Sighting{Port: a.Port, MOTD: a.MOTD, From: sender, Source: FromAnnouncement, IsLocalMachine: local}
+	s := Sighting{Port: a.Port, MOTD: a.MOTD, From: sender, Source: api.FromAnnouncement, IsLocalMachine: local}
 	switch {
 	case a.Host != "":
 		s.Host = a.Host

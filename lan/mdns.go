@@ -12,6 +12,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/mdns"
+
+	"github.com/blockmate/blockmate/api"
+	"github.com/blockmate/blockmate/bot/ping"
+	"github.com/blockmate/blockmate/untrusted"
 )
 
 // MDNSService is the service type Minecraft servers advertise themselves
@@ -146,8 +150,8 @@ func mdnsSighting(e *mdns.ServiceEntry, local localAddrs) (Sighting, bool) {
 		motd = instanceName(e.Name)
 	}
 	return Sighting{
-		Host: host, Port: e.Port, MOTD: StripFormatting(motd),
-		IsLocalMachine: local.has(ip), From: ip, Source: FromMDNS,
+		Host: host, Port: e.Port, MOTD: untrusted.Short(motd, ping.MaxMOTD),
+		IsLocalMachine: local.has(ip), From: ip, Source: api.FromMDNS,
 	}, true
 }
 

@@ -17,7 +17,10 @@ import (
 
 	"github.com/hashicorp/mdns"
 
+	"github.com/blockmate/blockmate/api"
+	"github.com/blockmate/blockmate/bot/ping"
 	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/statusserver"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol"
 )
@@ -129,7 +132,7 @@ func TestListenerHearsTheGamesAnnouncement(t *testing.T) {
 	startAnnouncer(t, ns, []byte("junk that is not an announcement"), "")
 	startAnnouncer(t, ns, FormatAnnouncement("§6Eduard§r - Survival", "51234"), "")
 	s := firstSighting(t, l, func(Sighting) bool { return true })
-	want := Sighting{Host: "127.0.0.1", Port: 51234, MOTD: "Eduard - Survival", IsLocalMachine: true, Source: FromAnnouncement}
+	want := Sighting{Host: "127.0.0.1", Port: 51234, MOTD: "Eduard - Survival", IsLocalMachine: true, Source: api.FromAnnouncement}
 	s.From = nil
 	if s.Host != want.Host || s.Port != want.Port || s.MOTD != want.MOTD || s.IsLocalMachine != want.IsLocalMachine || s.Source != want.Source {
 		t.Errorf("sighting = %+v, want %+v", s, want)
@@ -170,8 +173,8 @@ func TestListenerHostFromSenderOrAD(t *testing.T) {
 
 func TestDiscoverPingsWhatItHears(t *testing.T) {
 	ns := netnstest.New(t)
-	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
-	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.port())), "")
+	srv := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
+	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.Port())), "")
 	// The status ping dials from the namespace too (Enter).
 	d := Discover(context.Background(), nsConfig(ns), 2*AnnouncePeriod)
 	if d.ListenErr != nil {
@@ -181,7 +184,7 @@ func TestDiscoverPingsWhatItHears(t *testing.T) {
 		t.Fatalf("worlds = %+v, want the one announced (duplicates merged)", d.Worlds)
 	}
 	w := d.Worlds[0]
-	if w.Host != "127.0.0.1" || w.Port != srv.port() || !w.IsLocalMachine || w.Version != "1.21.4" || w.Compatible == nil || !*w.Compatible || *w.PlayersOnline != 1 {
+	if w.Host != "127.0.0.1" || w.Port != srv.Port() || !w.IsLocalMachine || w.Version != "1.21.4" || w.Compatible == nil || !*w.Compatible || *w.PlayersOnline != 1 {
 		t.Errorf("world = %+v", w)
 	}
 	r := discoverResult(d, DefaultWindow)
@@ -224,7 +227,7 @@ func TestBrowseMDNSInNamespace(t *testing.T) {
 		t.Fatal("the mDNS browse found nothing")
 	}
 	s := found[0]
-	if s.Host != "127.0.0.1" || s.Port != 25599 || s.MOTD != "Eduard - Creative" || s.Source != FromMDNS || !s.IsLocalMachine {
+	if s.Host != "127.0.0.1" || s.Port != 25599 || s.MOTD != "Eduard - Creative" || s.Source != api.FromMDNS || !s.IsLocalMachine {
 		t.Errorf("sighting = %+v", s)
 	}
 }
@@ -323,12 +326,12 @@ func TestPingNoRouteIsAHostProblem(t *testing.T) {
 	ns := netnstest.New(t)
 	var err error
 	_ = ns.Do(func() error {
-		_, err = Ping(context.Background(), "10.9.9.9", 25565)
+		_, err = ping.Server(context.Background(), "10.9.9.9", 25565)
 		return nil
 	})
-	var pe *PingError
-	if !errors.As(err, &pe) || pe.Kind != NoRoute {
-		t.Fatalf("err = %v, want a NoRoute PingError", err)
+	var pe *ping.Error
+	if !errors.As(err, &pe) || pe.Kind != ping.NoRoute {
+		t.Fatalf("err = %v, want a ping.NoRoute PingError", err)
 	}
 	if !strings.HasPrefix(err.Error(), "10.9.9.9:25565 cannot be reached from this computer (") || !strings.Contains(pingAdvice(err), "on the same network") {
 		t.Errorf("error %q, advice %q", err, pingAdvice(err))

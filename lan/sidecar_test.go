@@ -13,8 +13,11 @@ import (
 
 	"github.com/hashicorp/mdns"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/bot/ping"
 	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/statusserver"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
@@ -46,14 +49,14 @@ func discoverVia(t *testing.T, sc *sidecartest.Sidecar, args any) (DiscoverResul
 
 func TestSidecarDiscoversAnnouncedWorld(t *testing.T) {
 	ns := netnstest.New(t)
-	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":{"text":"Eduard - Survival"}}`})
-	startAnnouncer(t, ns, FormatAnnouncement("§6Eduard§r - Survival", strconv.Itoa(srv.port())), "")
+	srv := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":{"text":"Eduard - Survival"}}`})
+	startAnnouncer(t, ns, FormatAnnouncement("§6Eduard§r - Survival", strconv.Itoa(srv.Port())), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{})
 	// The verdict and what to do lead; the list follows; every world's motd
 	// is marked as someone else's text.
 	if !strings.HasPrefix(raw, `{"found":1,"next_step":"Exactly one world`) ||
-		!strings.Contains(raw, `"worlds":[{"host":"127.0.0.1","port":`+strconv.Itoa(srv.port())+`,"motd":"Eduard - Survival","is_local_machine":true,"version":"1.21.4"`) ||
+		!strings.Contains(raw, `"worlds":[{"host":"127.0.0.1","port":`+strconv.Itoa(srv.Port())+`,"motd":"Eduard - Survival","is_local_machine":true,"version":"1.21.4"`) ||
 		!strings.HasSuffix(raw, `"source":"announcement","untrusted":true}]}`) {
 		t.Errorf("result = %s", raw)
 	}
@@ -61,7 +64,7 @@ func TestSidecarDiscoversAnnouncedWorld(t *testing.T) {
 	if w.Compatible == nil || !*w.Compatible || w.PlayersOnline == nil || *w.PlayersOnline != 1 {
 		t.Errorf("world = %+v", w)
 	}
-	want := `Exactly one world with is_local_machine=true: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": ` + strconv.Itoa(srv.port()) + `}).`
+	want := `Exactly one world with is_local_machine=true: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": ` + strconv.Itoa(srv.Port()) + `}).`
 	if r.NextStep != want {
 		t.Errorf("next_step = %q\nwant        %q", r.NextStep, want)
 	}
@@ -98,13 +101,13 @@ func TestSidecarListenerCannotStart(t *testing.T) {
 
 func TestSidecarSeveralWorldsAndOldVersion(t *testing.T) {
 	ns := netnstest.New(t)
-	a := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":0},"description":"A"}`})
-	b := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.1","protocol":767},"players":{"max":8,"online":0},"description":"B"}`})
-	old := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.20.4","protocol":765},"players":{"max":8,"online":0},"description":"Old"}`})
+	a := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":0},"description":"A"}`})
+	b := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.1","protocol":767},"players":{"max":8,"online":0},"description":"B"}`})
+	old := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.20.4","protocol":765},"players":{"max":8,"online":0},"description":"Old"}`})
 	for _, s := range []struct {
 		motd string
 		port int
-	}{{"World A", a.port()}, {"World B", b.port()}, {"Old world", old.port()}} {
+	}{{"World A", a.Port()}, {"World B", b.Port()}, {"Old world", old.Port()}} {
 		startAnnouncer(t, ns, FormatAnnouncement(s.motd, strconv.Itoa(s.port)), "")
 	}
 	sc := startSidecarIn(t, ns)
@@ -114,7 +117,7 @@ func TestSidecarSeveralWorldsAndOldVersion(t *testing.T) {
 	}
 	if !strings.Contains(r.NextStep, "2 worlds are open on this computer: ask the player which one to join, naming each by its motd") ||
 		!strings.HasSuffix(r.NextStep, " 1 world runs a version the bot cannot join (compatible=false): leave it out.") ||
-		strings.Contains(r.NextStep, strconv.Itoa(old.port())) {
+		strings.Contains(r.NextStep, strconv.Itoa(old.Port())) {
 		t.Errorf("next_step = %q", r.NextStep)
 	}
 	i := slices.IndexFunc(r.Worlds, func(w World) bool { return w.MOTD == "Old world" })
@@ -128,9 +131,9 @@ func TestSidecarSeveralWorldsAndOldVersion(t *testing.T) {
 // the joinable one is the only choice: join it now.
 func TestSidecarDeadWorldIsNoChoice(t *testing.T) {
 	ns := netnstest.New(t)
-	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
+	srv := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
 	dead := deadPort(t, ns)
-	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.port())), "")
+	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.Port())), "")
 	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Yesterday", strconv.Itoa(dead)), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{"timeout_ms": 2500})
@@ -141,7 +144,7 @@ func TestSidecarDeadWorldIsNoChoice(t *testing.T) {
 	if i < 0 || !strings.HasPrefix(r.Worlds[i].PingError, "nothing answers at 127.0.0.1:"+strconv.Itoa(dead)+" (connection refused)") {
 		t.Errorf("the dead world should be listed with its ping_error: %s", raw)
 	}
-	want := `Exactly one world with is_local_machine=true can be joined: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": ` + strconv.Itoa(srv.port()) + `}). 1 world did not answer its status ping (see its ping_error): leave it out.`
+	want := `Exactly one world with is_local_machine=true can be joined: call mc_join with its {port, host} immediately without asking ({"host": "127.0.0.1", "port": ` + strconv.Itoa(srv.Port()) + `}). 1 world did not answer its status ping (see its ping_error): leave it out.`
 	if r.NextStep != want {
 		t.Errorf("next_step = %q\nwant        %q", r.NextStep, want)
 	}
@@ -154,7 +157,7 @@ func TestSidecarDeadWorldIsNoChoice(t *testing.T) {
 func TestSidecarStopDiscoveryAndPing(t *testing.T) {
 	ns := netnstest.New(t)
 	dead := deadPort(t, ns)
-	silent := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{silent: true})
+	silent := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{Silent: true})
 	sc := startSidecarIn(t, ns)
 	ctx, cancel := testctx.New(t)
 	defer cancel()
@@ -163,11 +166,11 @@ func TestSidecarStopDiscoveryAndPing(t *testing.T) {
 	}
 	start := time.Now()
 	sc.Send(`{"id":"disc","tool":"mc_discover_lan","args":{"timeout_ms":5000}}`)
-	sc.Send(`{"id":"ping","tool":"mc_ping_server","args":{"port":` + strconv.Itoa(silent.port()) + `}}`)
+	sc.Send(`{"id":"ping","tool":"mc_ping_server","args":{"port":` + strconv.Itoa(silent.Port()) + `}}`)
 	time.Sleep(100 * time.Millisecond)
 	startAnnouncer(t, ns, FormatAnnouncement("Nobody home", strconv.Itoa(dead)), "")
 	select {
-	case <-silent.handshakes:
+	case <-silent.Handshakes:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the ping never reached the server")
 	}
@@ -199,8 +202,8 @@ func TestSidecarStopDiscoveryAndPing(t *testing.T) {
 
 func TestSidecarOnlyAnUnsupportedVersion(t *testing.T) {
 	ns := netnstest.New(t)
-	old := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"New"}`})
-	startAnnouncer(t, ns, FormatAnnouncement("New", strconv.Itoa(old.port())), "")
+	old := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"New"}`})
+	startAnnouncer(t, ns, FormatAnnouncement("New", strconv.Itoa(old.Port())), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{})
 	if r.Found != 1 || !strings.Contains(r.Reason, "the world on this computer runs Minecraft 26.3, which the bot cannot join") {
@@ -213,14 +216,14 @@ func TestSidecarOnlyAnUnsupportedVersion(t *testing.T) {
 
 func TestSidecarDiscoversMDNSWorld(t *testing.T) {
 	ns := netnstest.New(t)
-	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.3","protocol":768},"players":{"max":20,"online":3},"description":"Club server"}`})
+	srv := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.3","protocol":768},"players":{"max":20,"online":3},"description":"Club server"}`})
 	var server *mdns.Server
 	if err := ns.Do(func() error {
 		lo, err := net.InterfaceByName("lo")
 		if err != nil {
 			return err
 		}
-		zone, err := mdns.NewMDNSService("Club", MDNSService, "", "club.local.", srv.port(), []net.IP{net.IPv4(127, 0, 0, 1)}, []string{"motd=Club server"})
+		zone, err := mdns.NewMDNSService("Club", MDNSService, "", "club.local.", srv.Port(), []net.IP{net.IPv4(127, 0, 0, 1)}, []string{"motd=Club server"})
 		if err != nil {
 			return err
 		}
@@ -232,7 +235,7 @@ func TestSidecarDiscoversMDNSWorld(t *testing.T) {
 	t.Cleanup(func() { server.Shutdown() })
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{"timeout_ms": 2000})
-	if r.Found != 1 || r.Worlds[0].Source != FromMDNS || r.Worlds[0].Port != srv.port() || r.Worlds[0].Version != "1.21.3" {
+	if r.Found != 1 || r.Worlds[0].Source != api.FromMDNS || r.Worlds[0].Port != srv.Port() || r.Worlds[0].Version != "1.21.3" {
 		t.Fatalf("result = %s", raw)
 	}
 }
@@ -242,7 +245,7 @@ func TestPingFlyingSquid(t *testing.T) {
 	srv := peertest.StartServer(t, peertest.ServerOptions{Version: "1.21.4", MOTD: "§aLAN test world"})
 	ctx, cancel := testctx.New(t)
 	defer cancel()
-	st, err := Ping(ctx, srv.Host, srv.Port)
+	st, err := ping.Server(ctx, srv.Host, srv.Port)
 	if err != nil {
 		t.Fatalf("Ping flying-squid: %v", err)
 	}

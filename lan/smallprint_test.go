@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
+	"github.com/blockmate/blockmate/bot/ping"
+	"github.com/blockmate/blockmate/internal/testkit/statusserver"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -17,8 +20,8 @@ import (
 func TestPingServerToolHostCarriesPort(t *testing.T) {
 	c := protocol.NewCatalog()
 	RegisterTools(c, Options{})
-	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":2},"description":"Eduard & <friends>"}`})
-	raw := callTool(t, c, "mc_ping_server", `{"host":"127.0.0.1:`+itoa(srv.port())+`"}`)
+	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":2},"description":"Eduard & <friends>"}`})
+	raw := callTool(t, c, "mc_ping_server", `{"host":"127.0.0.1:`+itoa(srv.Port())+`"}`)
 	var r PingResult
 	if err := json.Unmarshal(raw, &r); err != nil || !r.Reachable || r.MOTD != "Eduard & <friends>" || !r.Untrusted {
 		t.Errorf("mc_ping_server with host:port = %s", raw)
@@ -64,18 +67,18 @@ func TestPingServerToolUnknownHost(t *testing.T) {
 // Each kind of failure gets its own advice; only a refusal and another
 // program on the port talk about the port.
 func TestPingAdviceFitsTheFailure(t *testing.T) {
-	for kind, want := range map[PingErrorKind]string{
-		UnknownHost:  "address of the computer the world runs on",
-		NoRoute:      "on the same network",
-		TimedOut:     "firewall",
-		NotMinecraft: "Another program answers on that port",
-		Unreachable:  "read the port from the chat line",
+	for kind, want := range map[ping.ErrorKind]string{
+		ping.UnknownHost:  "address of the computer the world runs on",
+		ping.NoRoute:      "on the same network",
+		ping.TimedOut:     "firewall",
+		ping.NotMinecraft: "Another program answers on that port",
+		ping.Unreachable:  "read the port from the chat line",
 	} {
-		got := pingAdvice(&PingError{Addr: "x:1", Kind: kind, Err: errors.New("e")})
+		got := pingAdvice(&ping.Error{Addr: "x:1", Kind: kind, Err: errors.New("e")})
 		if !strings.Contains(got, want) || !strings.HasSuffix(got, "call mc_discover_lan to find worlds on this network.") {
 			t.Errorf("kind %d: advice %q lacks %q", kind, got, want)
 		}
-		if mentionsPort := strings.Contains(got, "port"); mentionsPort != (kind == NotMinecraft || kind == Unreachable) {
+		if mentionsPort := strings.Contains(got, "port"); mentionsPort != (kind == ping.NotMinecraft || kind == ping.Unreachable) {
 			t.Errorf("kind %d: advice %q talks about the port: %v", kind, got, mentionsPort)
 		}
 	}
@@ -126,7 +129,7 @@ func TestDiscoverToolClampsTimeout(t *testing.T) {
 func TestDiscoverResultSaysWhatCouldNotStart(t *testing.T) {
 	listenErr := errors.New("cannot open UDP port 4445")
 	mdnsErr := errors.New("no interface could send the mDNS query (eth0: setsockopt: no such device)")
-	world := World{Host: "127.0.0.1", Port: 1, IsLocalMachine: true}
+	world := World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: 1, IsLocalMachine: true}}
 	for _, tc := range []struct {
 		name         string
 		d            Discovery
@@ -156,8 +159,8 @@ func TestDiscoverResultSaysWhatCouldNotStart(t *testing.T) {
 // again loses its old ping_error, and one that stops answering loses the
 // version and counts of the last answer.
 func TestPingReplacesThePreviousOutcome(t *testing.T) {
-	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":3},"description":"back"}`})
-	stale := World{Host: "127.0.0.1", Port: srv.port(), PingError: "nothing answers at 127.0.0.1 (connection refused)"}
+	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":3},"description":"back"}`})
+	stale := World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: srv.Port(), PingError: "nothing answers at 127.0.0.1 (connection refused)"}}
 	got := PingAll(context.Background(), ListenConfig{}, []World{stale})[0]
 	if got.PingError != "" || got.PlayersOnline == nil || *got.PlayersOnline != 3 {
 		t.Errorf("a world that answers again = %+v; want its counts and no ping_error", got)
@@ -167,7 +170,7 @@ func TestPingReplacesThePreviousOutcome(t *testing.T) {
 	dead := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	yes, n := true, 3
-	answered := World{Host: "127.0.0.1", Port: dead, Version: "1.21.4", Protocol: 769, PlayersOnline: &n, PlayersMax: &n, Compatible: &yes}
+	answered := World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: dead, Version: "1.21.4", Protocol: 769, PlayersOnline: &n, PlayersMax: &n, Compatible: &yes}}
 	got = PingAll(context.Background(), ListenConfig{}, []World{answered})[0]
 	if got.PingError == "" || got.Version != "" || got.Protocol != 0 || got.PlayersOnline != nil || got.PlayersMax != nil || got.Compatible != nil {
 		t.Errorf("a world that stopped answering = %+v; want its ping_error and nothing of the old answer", got)
@@ -180,7 +183,7 @@ func TestPingReplacesThePreviousOutcome(t *testing.T) {
 // after one that failed.
 func TestLANEventPayloadsMatchTheCatalog(t *testing.T) {
 	yes, n := true, 1
-	fresh := newWorld(Sighting{Host: "127.0.0.1", Port: 1, MOTD: "m", IsLocalMachine: true, Source: FromAnnouncement})
+	fresh := newWorld(Sighting{Host: "127.0.0.1", Port: 1, MOTD: "m", IsLocalMachine: true, Source: api.FromAnnouncement})
 	answered := fresh
 	answered.Version, answered.Protocol, answered.PlayersOnline, answered.PlayersMax, answered.Compatible = "1.21.4", 769, &n, &n, &yes
 	failed := fresh

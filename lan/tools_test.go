@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/mcversion"
+	"github.com/blockmate/blockmate/internal/testkit/statusserver"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -32,14 +34,14 @@ func callTool(t *testing.T, c *protocol.Catalog, tool string, args string) json.
 func TestPingServerTool(t *testing.T) {
 	c := protocol.NewCatalog()
 	RegisterTools(c, Options{})
-	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":2},"description":"§6Eduard - Survival"}`})
-	raw := callTool(t, c, "mc_ping_server", `{"port":`+itoa(srv.port())+`}`)
+	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":2},"description":"§6Eduard - Survival"}`})
+	raw := callTool(t, c, "mc_ping_server", `{"port":`+itoa(srv.Port())+`}`)
 	if !strings.HasPrefix(string(raw), `{"reachable":true,"version":"1.21.4","protocol":769,"compatible":true,"motd":"Eduard - Survival","players_online":2,"players_max":8,"latency_ms":`) {
 		t.Errorf("result = %s", raw)
 	}
 	var r PingResult
 	_ = json.Unmarshal(raw, &r)
-	if !strings.Contains(r.NextStep, `call mc_join with {"host": "127.0.0.1", "port": `+itoa(srv.port())+`}`) {
+	if !strings.Contains(r.NextStep, `call mc_join with {"host": "127.0.0.1", "port": `+itoa(srv.Port())+`}`) {
 		t.Errorf("next_step = %q", r.NextStep)
 	}
 }
@@ -47,9 +49,9 @@ func TestPingServerTool(t *testing.T) {
 func TestPingServerToolIncompatible(t *testing.T) {
 	c := protocol.NewCatalog()
 	RegisterTools(c, Options{})
-	srv := startStatusServer(t, serverBehaviour{statusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"x"}`})
+	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"x"}`})
 	var r PingResult
-	_ = json.Unmarshal(callTool(t, c, "mc_ping_server", `{"host":"127.0.0.1","port":`+itoa(srv.port())+`}`), &r)
+	_ = json.Unmarshal(callTool(t, c, "mc_ping_server", `{"host":"127.0.0.1","port":`+itoa(srv.Port())+`}`), &r)
 	if !r.Reachable || r.Compatible == nil || *r.Compatible {
 		t.Fatalf("result = %+v", r)
 	}
@@ -99,19 +101,19 @@ func TestDiscoverResultSentences(t *testing.T) {
 		w.PingError = "nothing answers at " + w.Key() + " (connection refused): check the port"
 		return w
 	}
-	local := answered(World{Host: "127.0.0.1", Port: 51234, MOTD: "Eduard", IsLocalMachine: true}, true, "1.21.4", 769)
-	local2 := answered(World{Host: "127.0.0.1", Port: 51235, MOTD: "Eduard 2", IsLocalMachine: true}, true, "1.21.4", 769)
-	localDead := dead(World{Host: "127.0.0.1", Port: 40999, MOTD: "Eduard old session", IsLocalMachine: true})
-	localDead2 := dead(World{Host: "127.0.0.1", Port: 40998, MOTD: "Eduard older", IsLocalMachine: true})
-	localOld := answered(World{Host: "127.0.0.1", Port: 51236, MOTD: "Eduard 1.20", IsLocalMachine: true}, false, "1.20.4", 765)
-	remote := answered(World{Host: "192.168.1.20", Port: 40000, MOTD: "Ana - World"}, true, "1.21.4", 769)
-	remote2 := answered(World{Host: "192.168.1.22", Port: 40002, MOTD: "Bo"}, true, "1.21.1", 767)
-	remoteDead := dead(World{Host: "192.168.1.23", Port: 40003, MOTD: "Gone"})
-	remoteDead2 := dead(World{Host: "192.168.1.24", Port: 40004, MOTD: "Gone too"})
-	old := answered(World{Host: "192.168.1.21", Port: 40001, MOTD: "Old"}, false, "1.20.4", 765)
-	old2 := answered(World{Host: "192.168.1.25", Port: 40005, MOTD: "Older"}, false, "1.19.4", 762)
+	local := answered(World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: 51234, MOTD: "Eduard", IsLocalMachine: true}}, true, "1.21.4", 769)
+	local2 := answered(World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: 51235, MOTD: "Eduard 2", IsLocalMachine: true}}, true, "1.21.4", 769)
+	localDead := dead(World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: 40999, MOTD: "Eduard old session", IsLocalMachine: true}})
+	localDead2 := dead(World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: 40998, MOTD: "Eduard older", IsLocalMachine: true}})
+	localOld := answered(World{LANWorld: api.LANWorld{Host: "127.0.0.1", Port: 51236, MOTD: "Eduard 1.20", IsLocalMachine: true}}, false, "1.20.4", 765)
+	remote := answered(World{LANWorld: api.LANWorld{Host: "192.168.1.20", Port: 40000, MOTD: "Ana - World"}}, true, "1.21.4", 769)
+	remote2 := answered(World{LANWorld: api.LANWorld{Host: "192.168.1.22", Port: 40002, MOTD: "Bo"}}, true, "1.21.1", 767)
+	remoteDead := dead(World{LANWorld: api.LANWorld{Host: "192.168.1.23", Port: 40003, MOTD: "Gone"}})
+	remoteDead2 := dead(World{LANWorld: api.LANWorld{Host: "192.168.1.24", Port: 40004, MOTD: "Gone too"}})
+	old := answered(World{LANWorld: api.LANWorld{Host: "192.168.1.21", Port: 40001, MOTD: "Old"}}, false, "1.20.4", 765)
+	old2 := answered(World{LANWorld: api.LANWorld{Host: "192.168.1.25", Port: 40005, MOTD: "Older"}}, false, "1.19.4", 762)
 	// A world found but not pinged (no status either way) is a choice.
-	unpinged := World{Host: "192.168.1.26", Port: 40006, MOTD: "Quiet"}
+	unpinged := World{LANWorld: api.LANWorld{Host: "192.168.1.26", Port: 40006, MOTD: "Quiet"}}
 
 	r := mcversion.Range()
 	advice := func(version string, protocol int) string {
@@ -205,11 +207,11 @@ func TestJoinable(t *testing.T) {
 		w    World
 		want bool
 	}{
-		{World{Compatible: &yes}, true},
-		{World{Compatible: &no}, false},
+		{World{LANWorld: api.LANWorld{Compatible: &yes}}, true},
+		{World{LANWorld: api.LANWorld{Compatible: &no}}, false},
 		{World{}, true}, // not pinged: nothing says otherwise
-		{World{PingError: "nothing answers"}, false},
-		{World{PingError: "x", Compatible: &yes}, false},
+		{World{LANWorld: api.LANWorld{PingError: "nothing answers"}}, false},
+		{World{LANWorld: api.LANWorld{PingError: "x", Compatible: &yes}}, false},
 	} {
 		if got := tc.w.Joinable(); got != tc.want {
 			t.Errorf("%+v.Joinable() = %v, want %v", tc.w, got, tc.want)
@@ -220,16 +222,16 @@ func TestJoinable(t *testing.T) {
 func TestCollectorIsBounded(t *testing.T) {
 	c := newCollector()
 	for port := 1; port <= 1000; port++ {
-		c.add(Sighting{Host: "10.0.0.9", Port: port, Source: FromAnnouncement})
+		c.add(Sighting{Host: "10.0.0.9", Port: port, Source: api.FromAnnouncement})
 	}
 	if n := len(c.list()); n != maxWorlds {
 		t.Errorf("kept %d worlds, want at most %d", n, maxWorlds)
 	}
 	// Duplicates merge: an announcement replaces an mDNS answer's details.
 	c = newCollector()
-	c.add(Sighting{Host: "10.0.0.9", Port: 1, MOTD: "from mdns", Source: FromMDNS})
-	c.add(Sighting{Host: "10.0.0.9", Port: 1, MOTD: "from the game", Source: FromAnnouncement})
-	if l := c.list(); len(l) != 1 || l[0].MOTD != "from the game" || l[0].Source != FromAnnouncement {
+	c.add(Sighting{Host: "10.0.0.9", Port: 1, MOTD: "from mdns", Source: api.FromMDNS})
+	c.add(Sighting{Host: "10.0.0.9", Port: 1, MOTD: "from the game", Source: api.FromAnnouncement})
+	if l := c.list(); len(l) != 1 || l[0].MOTD != "from the game" || l[0].Source != api.FromAnnouncement {
 		t.Errorf("merged = %+v", l)
 	}
 }
@@ -283,11 +285,11 @@ func TestPingServerToolStopped(t *testing.T) {
 			RegisterTools(c, Options{})
 			// A server that takes the request and never answers: the ping
 			// would wait its full 3 s.
-			srv := startStatusServer(t, serverBehaviour{silent: true})
+			srv := statusserver.Start(t, statusserver.Behaviour{Silent: true})
 			start := time.Now()
-			done := startCall(d, "p1", "mc_ping_server", `{"port":`+itoa(srv.port())+`}`)
+			done := startCall(d, "p1", "mc_ping_server", `{"port":`+itoa(srv.Port())+`}`)
 			select {
-			case <-srv.handshakes:
+			case <-srv.Handshakes:
 			case <-time.After(5 * time.Second):
 				t.Fatal("the ping never reached the server")
 			}
@@ -308,10 +310,10 @@ func TestPingServerToolStopped(t *testing.T) {
 // pingTool's own error wraps the context's error and its cause, so callers
 // other than the dispatcher can tell a stop from a shutdown.
 func TestPingToolReturnsTheCause(t *testing.T) {
-	srv := startStatusServer(t, serverBehaviour{silent: true})
+	srv := statusserver.Start(t, statusserver.Behaviour{Silent: true})
 	ctx, cancel := context.WithCancelCause(context.Background())
-	go func() { <-srv.handshakes; cancel(protocol.ErrStopped) }()
-	r, err := pingTool(ctx, "127.0.0.1", srv.port())
+	go func() { <-srv.Handshakes; cancel(protocol.ErrStopped) }()
+	r, err := pingTool(ctx, "127.0.0.1", srv.Port())
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, protocol.ErrStopped) {
 		t.Fatalf("pingTool = %+v, %v; want context.Canceled and ErrStopped", r, err)
 	}

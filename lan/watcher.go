@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -173,10 +174,10 @@ func (w *Watcher) seen(ctx context.Context, s Sighting) {
 		return
 	}
 	x.lastSeen = time.Now()
-	if s.Source == FromAnnouncement && x.world.Source != FromAnnouncement {
-		x.world.Source = FromAnnouncement
+	if s.Source == api.FromAnnouncement && x.world.Source != api.FromAnnouncement {
+		x.world.Source = api.FromAnnouncement
 	}
-	if s.MOTD != "" && s.MOTD != x.world.MOTD && (s.Source == FromAnnouncement || x.world.Source == FromMDNS) {
+	if s.MOTD != "" && s.MOTD != x.world.MOTD && (s.Source == api.FromAnnouncement || x.world.Source == api.FromMDNS) {
 		x.world.MOTD = s.MOTD
 		x.dirty = true
 	}
@@ -212,7 +213,7 @@ func (w *Watcher) startPing(ctx context.Context, key string, x *watched) {
 		before, _ := json.Marshal(x.world)
 		x.world.Version, x.world.Protocol = got.Version, got.Protocol
 		x.world.PlayersOnline, x.world.PlayersMax, x.world.Compatible = got.PlayersOnline, got.PlayersMax, got.Compatible
-		x.world.PingError = got.PingError
+		x.world.PingError, x.world.NextStep = got.PingError, got.NextStep
 		if x.world.MOTD == "" {
 			x.world.MOTD = got.MOTD
 		}
@@ -237,7 +238,7 @@ func (w *Watcher) sweep(ctx context.Context, now time.Time) {
 	defer w.mu.Unlock()
 	for k, x := range w.worlds {
 		stale := w.opts.Stale
-		if x.world.Source == FromMDNS {
+		if x.world.Source == api.FromMDNS {
 			// mDNS answers come once per browse, not every 1.5 s.
 			stale = max(stale, 2*w.opts.Refresh+2*time.Second)
 		}

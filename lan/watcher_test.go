@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/internal/testkit/statusserver"
 	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol"
 )
@@ -36,8 +37,8 @@ func waitEvent(t *testing.T, events <-chan protocol.Event, name string, within t
 
 func TestWatcherFindsAndLosesAWorld(t *testing.T) {
 	ns := netnstest.New(t)
-	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{statusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
-	stop := startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.port())), "")
+	srv := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`})
+	stop := startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.Port())), "")
 
 	bus := protocol.NewBus(nil)
 	events, cancelSub := bus.Subscribe(64)
@@ -55,17 +56,17 @@ func TestWatcherFindsAndLosesAWorld(t *testing.T) {
 	if err := json.Unmarshal(ev.Payload, &found); err != nil {
 		t.Fatal(err)
 	}
-	if found.Host != "127.0.0.1" || found.Port != srv.port() || found.MOTD != "Eduard - Survival" || !found.IsLocalMachine ||
+	if found.Host != "127.0.0.1" || found.Port != srv.Port() || found.MOTD != "Eduard - Survival" || !found.IsLocalMachine ||
 		found.Version != "1.21.4" || found.Compatible == nil || !*found.Compatible || found.PlayersMax == nil || *found.PlayersMax != 8 {
 		t.Errorf("found = %s", ev.Payload)
 	}
-	if ws := w.Worlds(); len(ws) != 1 || ws[0].Port != srv.port() {
+	if ws := w.Worlds(); len(ws) != 1 || ws[0].Port != srv.Port() {
 		t.Errorf("Worlds() = %+v", ws)
 	}
 
 	stop()
 	ev = waitEvent(t, events, "mc_lan_world_lost", 15*time.Second)
-	want := `{"host":"127.0.0.1","port":` + strconv.Itoa(srv.port()) + `,"motd":"Eduard - Survival","untrusted":true}`
+	want := `{"host":"127.0.0.1","port":` + strconv.Itoa(srv.Port()) + `,"motd":"Eduard - Survival","untrusted":true}`
 	if string(ev.Payload) != want {
 		t.Errorf("lost = %s, want %s", ev.Payload, want)
 	}
@@ -74,7 +75,7 @@ func TestWatcherFindsAndLosesAWorld(t *testing.T) {
 	}
 
 	// It comes back: found again.
-	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.port())), "")
+	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.Port())), "")
 	waitEvent(t, events, "mc_lan_world_found", 15*time.Second)
 }
 
@@ -105,8 +106,8 @@ func TestWatcherSurvivesAListenerThatCannotStart(t *testing.T) {
 // blockmate, not about the world.
 func TestWatcherStoppedMidPingEmitsNothing(t *testing.T) {
 	ns := netnstest.New(t)
-	srv := serveStatus(t, listenInNS(t, ns, 0), serverBehaviour{silent: true})
-	startAnnouncer(t, ns, FormatAnnouncement("Slow world", strconv.Itoa(srv.port())), "")
+	srv := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{Silent: true})
+	startAnnouncer(t, ns, FormatAnnouncement("Slow world", strconv.Itoa(srv.Port())), "")
 	bus := protocol.NewBus(nil)
 	events, cancelSub := bus.Subscribe(64)
 	defer cancelSub()
@@ -115,7 +116,7 @@ func TestWatcherStoppedMidPingEmitsNothing(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); w.Run(ctx, bus) }()
 	select {
-	case <-srv.handshakes: // the watcher heard the world and is pinging it
+	case <-srv.Handshakes: // the watcher heard the world and is pinging it
 	case <-time.After(10 * time.Second):
 		cancel()
 		<-done
@@ -142,7 +143,7 @@ func TestWatcherPingOutcomeReplacesTheLast(t *testing.T) {
 	const status = `{"version":{"name":"1.21.4","protocol":769},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`
 	ln := listenInNS(t, ns, 0)
 	port := ln.Addr().(*net.TCPAddr).Port
-	serveStatus(t, ln, serverBehaviour{statusJSON: status})
+	statusserver.Serve(t, ln, statusserver.Behaviour{StatusJSON: status})
 	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(port)), "")
 
 	bus := protocol.NewBus(nil)
@@ -171,7 +172,7 @@ func TestWatcherPingOutcomeReplacesTheLast(t *testing.T) {
 	if found := next(); found.PingError == "" || found.Version != "" || found.PlayersOnline != nil || found.PlayersMax != nil || found.Compatible != nil {
 		t.Errorf("found after the server stopped = %+v; want a ping_error and no counts", found)
 	}
-	serveStatus(t, listenInNS(t, ns, port), serverBehaviour{statusJSON: status})
+	statusserver.Serve(t, listenInNS(t, ns, port), statusserver.Behaviour{StatusJSON: status})
 	if found := next(); found.PingError != "" || found.PlayersOnline == nil || *found.PlayersOnline != 1 || found.Version != "1.21.4" {
 		t.Errorf("found after the server came back = %+v; want fresh counts and no ping_error", found)
 	}

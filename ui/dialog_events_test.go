@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -39,7 +39,7 @@ func TestDialogAndCodeOfConductSentences(t *testing.T) {
 // time (the nether, from 26.1), the pane says so instead of "unknown".
 func TestStatusSaysNoDayTime(t *testing.T) {
 	p := newStatusPane(themes.New(themes.Dark))
-	p.set(bot.Status{Connected: true, State: "playing", DayCycle: "none"}, "")
+	p.set(api.Status{Connected: true, State: "playing", DayCycle: "none"}, "")
 	if view := strings.Join(p.lines(60), "\n"); !strings.Contains(view, "no day time here") {
 		t.Errorf("status pane:\n%s", view)
 	}

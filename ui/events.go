@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -153,55 +152,28 @@ func (p *eventsPane) add(evs []protocol.Event, dropped int) {
 	p.clamp()
 }
 
-// joinedLine and leftLine are the server's own lines for a player coming
-// and going, from the game's translations, with the name as group 1.
-var (
-	joinedLine = translationPattern("multiplayer.player.joined")
-	leftLine   = translationPattern("multiplayer.player.left")
-)
-
-// translationPattern turns a one-argument game translation ("%s joined the
-// game") into a pattern that reads the argument back out of the line.
-func translationPattern(key string) *regexp.Regexp {
-	format, ok := mcdata.Translate(key)
-	before, after, found := strings.Cut(format, "%s")
-	if !ok || !found {
-		return regexp.MustCompile(`$.^`) // matches nothing
-	}
-	return regexp.MustCompile("^" + regexp.QuoteMeta(before) + `(\S{1,16})` + regexp.QuoteMeta(after) + "$")
-}
-
 // sameNews tells a player's arrival (or leaving) once: the bot's
 // mc_player_joined and the server's "alex joined the game" line are the
 // same news. Whichever comes second is absorbed: a server line after the
 // event is dropped; an event after the server line takes the line's place.
 // pending are the events of the batch being added, not yet in entries.
 func (p *eventsPane) sameNews(e protocol.Event, pending []protocol.Event) bool {
-	type pair struct {
-		event string
-		line  *regexp.Regexp
-	}
-	for _, pr := range []pair{{"mc_player_joined", joinedLine}, {"mc_player_left", leftLine}} {
+	for _, pr := range []struct{ event, presence string }{{"mc_player_joined", "joined"}, {"mc_player_left", "left"}} {
 		var name string
 		lineEvent := false
 		switch e.Name {
 		case pr.event:
-			var pl struct {
-				Username string `json:"username"`
-			}
-			if json.Unmarshal(e.Payload, &pl) != nil || pl.Username == "" {
+			if name = usernameOf(e); name == "" {
 				continue
 			}
-			name = pl.Username
 		case "mc_system_chat":
-			var pl struct {
-				Message string `json:"message"`
-			}
-			m := pr.line.FindStringSubmatch(plainLine(systemText(e, &pl)))
-			if m == nil {
+			// The bot says which system lines are a player's coming or
+			// going (presence and username in the payload).
+			what, who := presenceOf(e)
+			if what != pr.presence || who == "" {
 				continue
 			}
-			name, lineEvent = m[1], true
+			name, lineEvent = who, true
 		default:
 			continue
 		}
@@ -222,10 +194,7 @@ func (p *eventsPane) sameNews(e protocol.Event, pending []protocol.Event) bool {
 			case lineEvent && old.Name == pr.event && usernameOf(*old) == name:
 				return true
 			case !lineEvent && old.Name == "mc_system_chat":
-				var pl struct {
-					Message string `json:"message"`
-				}
-				if m := pr.line.FindStringSubmatch(plainLine(systemText(*old, &pl))); m != nil && m[1] == name {
+				if what, who := presenceOf(*old); what == pr.presence && who == name {
 					*old = e
 					return true
 				}
@@ -235,25 +204,15 @@ func (p *eventsPane) sameNews(e protocol.Event, pending []protocol.Event) bool {
 	return false
 }
 
-// legacyCodes are the formatting codes (&e, §e) that servers which format
-// chat themselves leave in a line; flying-squid announces a join as
-// "&ealex joined the game.".
-var legacyCodes = regexp.MustCompile(`[&§][0-9a-fk-orA-FK-OR]`)
-
-// plainLine is a server line without formatting codes or a final full
-// stop, to be read against the game's own wording.
-func plainLine(s string) string {
-	return strings.TrimSuffix(strings.TrimSpace(legacyCodes.ReplaceAllString(s, "")), ".")
-}
-
-// systemText is a system line's text.
-func systemText(e protocol.Event, into *struct {
-	Message string `json:"message"`
-}) string {
-	if json.Unmarshal(e.Payload, into) != nil {
-		return ""
+// presenceOf is what a system line's payload says of a player coming or
+// going: "joined" or "left", and whom.
+func presenceOf(e protocol.Event) (what, username string) {
+	var pl struct {
+		Presence string `json:"presence"`
+		Username string `json:"username"`
 	}
-	return into.Message
+	_ = json.Unmarshal(e.Payload, &pl)
+	return pl.Presence, pl.Username
 }
 
 func usernameOf(e protocol.Event) string {

@@ -14,7 +14,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -180,19 +182,19 @@ func event(name string, at time.Time, payload any) protocol.Event {
 }
 
 // fixtureStatus is a bot in a world, as mc_status reports it.
-func fixtureStatus(health float64) bot.Status {
-	return bot.Status{
+func fixtureStatus(health float64) api.Status {
+	return api.Status{
 		Connected: true, Server: "127.0.0.1:51234", Version: "1.21.4",
-		Position: &bot.Vec3{X: 120.5, Y: 64, Z: -33.25}, Dimension: "minecraft:overworld",
+		Position: &geom.Vec3{X: 120.5, Y: 64, Z: -33.25}, Dimension: "minecraft:overworld",
 		Health: ptr(health), Food: ptr(17), GameMode: "survival", PlayersOnline: ptr(2),
 		Task: []protocol.RunningCall{}, Username: "blockmate", MaxHealth: ptr(20.0),
 		XPLevel: ptr(5), XPProgress: ptr(0.4), TimeOfDay: ptr(int64(6000)), Day: ptr(int64(3)),
 		Raining: ptr(false), Thundering: ptr(false), LatencyMS: ptr(int64(23)), State: "playing",
-		HeldItem: &bot.StatusItem{Name: "stone_pickaxe", Count: 1},
-		Inventory: &bot.StatusInventory{
-			HeldSlot: 2, UsedSlots: 6, Head: &bot.StatusItem{Name: "iron_helmet", Count: 1}, Feet: &bot.StatusItem{Name: "leather_boots", Count: 1},
-			Offhand: &bot.StatusItem{Name: "shield", Count: 1},
-			Hotbar: [9]*bot.StatusItem{
+		HeldItem: &api.StatusItem{Name: "stone_pickaxe", Count: 1},
+		Inventory: &api.StatusInventory{
+			HeldSlot: 2, UsedSlots: 6, Head: &api.StatusItem{Name: "iron_helmet", Count: 1}, Feet: &api.StatusItem{Name: "leather_boots", Count: 1},
+			Offhand: &api.StatusItem{Name: "shield", Count: 1},
+			Hotbar: [9]*api.StatusItem{
 				{Name: "oak_log", Count: 12}, {Name: "crafting_table", Count: 1}, {Name: "stone_pickaxe", Count: 1},
 				nil, {Name: "cobblestone", Count: 64}, nil, nil, {Name: "torch", Count: 16}, {Name: "cooked_porkchop", Count: 3},
 			},

@@ -18,7 +18,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -34,7 +34,7 @@ const statusEvery = 333 * time.Millisecond
 
 // DefaultUsername is the bot's name when neither flag nor config names
 // one: the bot's own default, so the console and the sidecar agree.
-const DefaultUsername = bot.DefaultUsername
+const DefaultUsername = api.DefaultUsername
 
 // Options configure the console.
 type Options struct {
@@ -108,7 +108,7 @@ type (
 	}
 	statusTickMsg struct{}
 	statusMsg     struct {
-		Status bot.Status
+		Status api.Status
 		Err    string
 	}
 	// configSavedMsg says how saving the theme to the settings file went.
@@ -786,7 +786,7 @@ func (m Model) statusCmd() tea.Cmd {
 		if !resp.OK {
 			return statusMsg{Err: resp.Error}
 		}
-		var st bot.Status
+		var st api.Status
 		if err := json.Unmarshal(resp.Result, &st); err != nil {
 			return statusMsg{Err: "mc_status answered in a shape the console does not read: " + err.Error()}
 		}

@@ -168,10 +168,16 @@ func TestOneSentencePerEventInEveryTheme(t *testing.T) {
 
 // TestAJoinIsToldOnce: the bot's mc_player_joined and the server's "alex
 // joined the game" are one piece of news, whichever comes first; a
-// different player, or the same one much later, is news again.
+// different player, or the same one much later, is news again. The lines
+// carry what the bot reads in them (presence and username, bot/talk's
+// TestPresence), as mc_system_chat does.
 func TestAJoinIsToldOnce(t *testing.T) {
 	line := func(text string, at time.Time) protocol.Event {
-		return event("mc_system_chat", at, map[string]any{"message": text, "segments": []map[string]any{{"text": text, "color": "yellow"}}})
+		pl := map[string]any{"message": text, "segments": []map[string]any{{"text": text, "color": "yellow"}}}
+		if name, what, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(text, "&e"), "."), " "); ok {
+			pl["presence"], pl["username"] = map[string]string{"joined the game": "joined", "left the game": "left"}[what], name
+		}
+		return event("mc_system_chat", at, pl)
 	}
 	joined := func(name string, at time.Time) protocol.Event {
 		return event("mc_player_joined", at, map[string]any{"username": name})
@@ -285,7 +291,7 @@ func TestJoinableWorldsFirstAndWhyNot(t *testing.T) {
 	d := newDispatcher(t)
 	rec := recordTools(t, d)
 	m := newModel(t, d, themes.Dark, 120, 36)
-	newer := event("mc_lan_world_found", epoch, map[string]any{"host": "192.0.2.7", "port": 25565, "motd": "Kid's world", "version": "1.22", "protocol": 800, "compatible": false})
+	newer := event("mc_lan_world_found", epoch, map[string]any{"host": "192.0.2.7", "port": 25565, "motd": "Kid's world", "version": "1.22", "protocol": 800, "compatible": false, "next_step": mcversion.Advice("1.22", 800)})
 	dead := event("mc_lan_world_found", epoch, map[string]any{"host": "192.0.2.8", "port": 25566, "motd": "Gone world", "ping_error": "connection refused"})
 	m = update(m, batchMsg{Events: []protocol.Event{newer, dead}})
 	m = update(m, batchMsg{Events: []protocol.Event{worldFound("127.0.0.1", 51234, 1)}})

@@ -12,7 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -123,8 +123,8 @@ func TestDeadIsShown(t *testing.T) {
 		msg  statusMsg
 	}{
 		{"health 0", statusMsg{Status: fixtureStatus(0)}},
-		{"dead field", statusMsg{Status: func() bot.Status { st := fixtureStatus(20); st.Dead = true; return st }()}},
-		{"dead state", statusMsg{Status: func() bot.Status { st := fixtureStatus(20); st.State = "dead"; return st }()}},
+		{"dead field", statusMsg{Status: func() api.Status { st := fixtureStatus(20); st.Dead = true; return st }()}},
+		{"dead state", statusMsg{Status: func() api.Status { st := fixtureStatus(20); st.State = "dead"; return st }()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
@@ -232,7 +232,7 @@ func TestDisconnectPutsFocusWhereTheHintSays(t *testing.T) {
 	if m.Focus() != "input" {
 		t.Fatalf("in a world focus should be on the input line; it is on %s", m.Focus())
 	}
-	m = update(m, statusMsg{Status: bot.Status{State: "offline", Reason: "kicked"}})
+	m = update(m, statusMsg{Status: api.Status{State: "offline", Reason: "kicked"}})
 	if m.Focus() != "worlds" || !strings.Contains(m.View(), "↑/↓ choose · enter joins") {
 		t.Fatalf("after leaving focus should be on the worlds list (%s):\n%s", m.Focus(), m.View())
 	}
@@ -258,7 +258,7 @@ func TestDisconnectPutsFocusWhereTheHintSays(t *testing.T) {
 	m = update(m, keyType(tea.KeyEsc))
 	m = update(m, statusMsg{Status: fixtureStatus(20)})
 	m = typeText(m, "say bye")
-	m = update(m, statusMsg{Status: bot.Status{State: "offline"}})
+	m = update(m, statusMsg{Status: api.Status{State: "offline"}})
 	if m.Focus() != "input" || m.input.Value() != "say bye" {
 		t.Fatalf("leaving a world should not take the line from someone typing: focus %s, %q", m.Focus(), m.input.Value())
 	}
@@ -291,7 +291,7 @@ func TestWorldPlayerCountSaysItsAge(t *testing.T) {
 	m = update(m, batchMsg{Events: []protocol.Event{worldFound("127.0.0.1", 25589, 2)}})
 	m = update(m, statusMsg{Status: fixtureStatus(20)})
 	now = now.Add(5 * time.Minute)
-	m, cmd := updateCmd(m, statusMsg{Status: bot.Status{State: "offline"}})
+	m, cmd := updateCmd(m, statusMsg{Status: api.Status{State: "offline"}})
 	for _, msg := range runCmd(t, cmd) {
 		if _, tick := msg.(statusTickMsg); !tick {
 			m = update(m, msg)
@@ -405,8 +405,8 @@ func TestThemeSwitchIsSaved(t *testing.T) {
 // Findings 7 and 8: addresses and names are checked as the bot checks
 // them, and the default name is the bot's.
 func TestAddressAndUsernameChecks(t *testing.T) {
-	if DefaultUsername != bot.DefaultUsername {
-		t.Fatalf("the console's default name %q is not the bot's %q", DefaultUsername, bot.DefaultUsername)
+	if DefaultUsername != api.DefaultUsername {
+		t.Fatalf("the console's default name %q is not the bot's %q", DefaultUsername, api.DefaultUsername)
 	}
 	for addr, ok := range map[string]bool{
 		"127.0.0.1:51234": true, ":51234": true, "my-pc.local:25565": true, "[::1]:25565": true,

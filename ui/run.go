@@ -14,8 +14,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/blockmate/blockmate/bot"
-	"github.com/blockmate/blockmate/lan"
+	"github.com/blockmate/blockmate/api"
 )
 
 // Run opens the console on the terminal and blocks until the player quits
@@ -135,12 +134,12 @@ func saveThemeCmd(path, theme string) tea.Cmd {
 }
 
 // CheckUsername says why name cannot be the bot's name, or nil: the bot's
-// own rule (bot.ValidUsername), so what starts is what can join.
-func CheckUsername(name string) error { return bot.ValidUsername(name) }
+// own rule (api.ValidUsername), so what starts is what can join.
+func CheckUsername(name string) error { return api.ValidUsername(name) }
 
 // CheckAddress reads a world's address, host:port, as --connect takes it,
 // and says in a sentence for a person what is wrong with it. The rule is
-// mc_join's (lan.SplitHost: IPv6 in brackets, the port required); the
+// mc_join's (api.SplitHost: IPv6 in brackets, the port required); the
 // console also wants a host that could be one, and an empty host means
 // this computer.
 func CheckAddress(addr string) (host string, port int, err error) {
@@ -148,11 +147,11 @@ func CheckAddress(addr string) (host string, port int, err error) {
 	if strings.HasPrefix(a, ":") {
 		a = "127.0.0.1" + a
 	}
-	h, port, err := lan.SplitHost(a, 0)
+	h, port, err := api.SplitHost(a, 0)
 	switch {
-	case errors.Is(err, lan.ErrNoPort):
+	case errors.Is(err, api.ErrNoPort):
 		return "", 0, fmt.Errorf("%q is not host:port; give the world's address such as 127.0.0.1:51234 (Minecraft shows the port in chat after Open to LAN)", addr)
-	case errors.Is(err, lan.ErrBadPort):
+	case errors.Is(err, api.ErrBadPort):
 		return "", 0, fmt.Errorf("the port in %q must be a number from 1 to 65535, such as 51234 (Minecraft shows it in chat after Open to LAN)", addr)
 	case err != nil, net.ParseIP(h) == nil && !hostName.MatchString(h):
 		return "", 0, fmt.Errorf("the host in %q is not an IP address or a host name; use one such as 127.0.0.1 or my-pc.local", addr)

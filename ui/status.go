@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/themes"
 )
 
@@ -21,7 +21,7 @@ type statusPane struct {
 	styles *themes.Styles
 	width  int
 	height int
-	status bot.Status
+	status api.Status
 	known  bool
 	err    string
 	// progress is the latest mc_task_progress of each running call.
@@ -32,7 +32,7 @@ func newStatusPane(s *themes.Styles) statusPane { return statusPane{styles: s} }
 
 func (p *statusPane) SetSize(w, h int) { p.width, p.height = w, h }
 
-func (p *statusPane) set(st bot.Status, err string) {
+func (p *statusPane) set(st api.Status, err string) {
 	if err != "" {
 		p.err = err
 		return
@@ -138,10 +138,10 @@ func (p statusPane) lines(width int) []string {
 
 // stackText names a stack for the pane: "oak_log ×5", or just the name
 // for one item.
-func stackText(it *bot.StatusItem) string { return clean(it.Name) + countText(it) }
+func stackText(it *api.StatusItem) string { return clean(it.Name) + countText(it) }
 
 // countText is a stack's " ×5", empty for one item.
-func countText(it *bot.StatusItem) string {
+func countText(it *api.StatusItem) string {
 	if it.Count > 1 {
 		return fmt.Sprintf(" ×%d", it.Count)
 	}
@@ -177,7 +177,7 @@ func (p statusPane) inventoryGrid(width int) []string {
 	// A cell is its prefix, the stack's name (cut short when the cell is
 	// narrow, so the count always shows) and count, and a space, so a name
 	// never runs into the next cell's marker.
-	cell := func(prefix string, it *bot.StatusItem, w int) string {
+	cell := func(prefix string, it *api.StatusItem, w int) string {
 		if it == nil {
 			return padRight(prefix+s.Muted.Render("—"), w)
 		}
@@ -202,7 +202,7 @@ func (p statusPane) inventoryGrid(width int) []string {
 		out = append(out, l)
 	}
 	halfW := (width - 7) / 2
-	worn := func(name string, it *bot.StatusItem) string {
+	worn := func(name string, it *api.StatusItem) string {
 		return cell(" "+s.Muted.Render(fmt.Sprintf("%-9s", name)), it, halfW)
 	}
 	out = append(out, label("Wears")+worn("head", inv.Head)+worn("chest", inv.Chest))

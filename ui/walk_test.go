@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/themes"
 )
 
@@ -13,11 +15,11 @@ import (
 // walk line.
 func TestStatusShowsTheWalk(t *testing.T) {
 	p := newStatusPane(themes.New(themes.Dark))
-	p.set(bot.Status{Connected: true, State: "playing"}, "")
+	p.set(api.Status{Connected: true, State: "playing"}, "")
 	if view := strings.Join(p.lines(60), "\n"); strings.Contains(view, "Walk") {
 		t.Errorf("a bot standing still shows a walk:\n%s", view)
 	}
-	p.set(bot.Status{Connected: true, State: "playing", Movement: &bot.MovementTask{
+	p.set(api.Status{Connected: true, State: "playing", Movement: &api.MovementTask{
 		Kind: "goto_player", Goal: bot.Vec3{X: 12.4, Y: 64, Z: -3.6}, Walked: 14, Left: 17,
 	}}, "")
 	view := strings.Join(p.lines(60), "\n")
@@ -32,11 +34,11 @@ func TestStatusShowsTheWalk(t *testing.T) {
 // pane says so in one line, with the bed; awake, it has no such line.
 func TestStatusShowsSleep(t *testing.T) {
 	p := newStatusPane(themes.New(themes.Dark))
-	p.set(bot.Status{Connected: true, State: "playing"}, "")
+	p.set(api.Status{Connected: true, State: "playing"}, "")
 	if view := strings.Join(p.lines(60), "\n"); strings.Contains(view, "Sleep") || strings.Contains(view, "asleep") {
 		t.Errorf("an awake bot shows a sleep line:\n%s", view)
 	}
-	p.set(bot.Status{Connected: true, State: "playing", Sleeping: true, Bed: &bot.Vec3{X: 12, Y: 64, Z: -4}}, "")
+	p.set(api.Status{Connected: true, State: "playing", Sleeping: true, Bed: &geom.Vec3{X: 12, Y: 64, Z: -4}}, "")
 	view := strings.Join(p.lines(60), "\n")
 	var lines int
 	for _, l := range strings.Split(view, "\n") {

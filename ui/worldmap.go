@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/blockmate/blockmate/bot/worldmap"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -134,35 +134,35 @@ func oddDown(n int) int {
 func (p mapPane) glyph(class string) (string, lipgloss.Style) {
 	m := &p.styles.Map
 	switch class {
-	case worldmap.Grass.Name():
+	case api.MapGrass:
 		return ",", m.Grass
-	case worldmap.Dirt.Name():
+	case api.MapDirt:
 		return ".", m.Dirt
-	case worldmap.Sand.Name():
+	case api.MapSand:
 		return ":", m.Sand
-	case worldmap.Stone.Name():
+	case api.MapStone:
 		return "#", m.Stone
-	case worldmap.Water.Name():
+	case api.MapWater:
 		return "~", m.Water
-	case worldmap.Lava.Name():
+	case api.MapLava:
 		return "≈", m.Lava
-	case worldmap.Leaves.Name():
+	case api.MapLeaves:
 		return "*", m.Leaves
-	case worldmap.Wood.Name():
+	case api.MapWood:
 		return "o", m.Wood
-	case worldmap.Snow.Name():
+	case api.MapSnow:
 		return "'", m.Snow
-	case worldmap.Ice.Name():
+	case api.MapIce:
 		return "_", m.Ice
-	case worldmap.Nether.Name():
+	case api.MapNether:
 		return "%", m.Nether
-	case worldmap.Mineral.Name():
+	case api.MapMineral:
 		return "$", m.Mineral
-	case worldmap.Plant.Name():
+	case api.MapPlant:
 		return "&", m.Plant
-	case worldmap.Built.Name():
+	case api.MapBuilt:
 		return "=", m.Built
-	case worldmap.Unknown.Name(), worldmap.Empty.Name():
+	case api.MapUnknown, api.MapEmpty:
 		return " ", m.Other
 	}
 	return "+", m.Other
@@ -241,7 +241,7 @@ func (p mapPane) picture(rows, cols int) []string {
 				b.WriteString(m.style.Render(m.glyph + " "))
 				continue
 			}
-			class := worldmap.Unknown.Name()
+			class := api.MapUnknown
 			if y, x := dz+d.Radius, dx+d.Radius; y >= 0 && y < len(d.Rows) && x >= 0 && x < len(d.Rows[y]) {
 				class = d.Legend[d.Rows[y][x:x+1]]
 			}

@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -169,7 +169,7 @@ func TestMapInTheConsole(t *testing.T) {
 	}
 	m = update(m, tea.WindowSizeMsg{Width: 100, Height: 20})
 	m = update(m, statusMsg{Status: fixtureStatus(17)}) // still there
-	m = update(m, statusMsg{Status: bot.Status{State: "offline"}})
+	m = update(m, statusMsg{Status: api.Status{State: "offline"}})
 	if m.worldMap.shown() || strings.Contains(m.View(), "↗") {
 		t.Errorf("out of the world the map should go:\n%s", m.View())
 	}

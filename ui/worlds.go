@@ -12,16 +12,15 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/blockmate/blockmate/bot/mcversion"
-	"github.com/blockmate/blockmate/lan"
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/themes"
 )
 
-// world is a LAN world as the watcher announced it: lan.World, the one
+// world is a LAN world as the watcher announced it: api.LANWorld, the one
 // definition of the event's payload, decoded from the event. Every text
 // field came from the network and is cleaned before it is stored.
 type world struct {
-	lan.World
+	api.LANWorld
 
 	// seen is when the console last heard of the world's status.
 	seen time.Time
@@ -187,7 +186,10 @@ func whyNotJoinable(w world) string {
 		return fmt.Sprintf("%s did not answer when blockmate asked for its status (%s). Check that the world is still open to LAN and that no firewall blocks Java; it is listed again when it answers. To try anyway, type join %s.",
 			orDefault(w.MOTD, "This world"), w.PingError, w.addr())
 	}
-	return mcversion.Advice(w.Version, w.Protocol)
+	if w.NextStep != "" {
+		return clean(w.NextStep)
+	}
+	return fmt.Sprintf("%s runs Minecraft %s, which this blockmate cannot join. To try anyway, type join %s.", orDefault(w.MOTD, "This world"), orDefault(w.Version, "of another version"), w.addr())
 }
 
 func (p worldsPane) ShortHelp() []key.Binding {

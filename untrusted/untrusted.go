@@ -263,3 +263,35 @@ func skipString(s string, i int) int {
 	}
 	return i
 }
+
+// Short makes a short label someone else wrote (a world's MOTD, the version
+// name a server reports) fit to show on one line: Line's cleaning, then the
+// game's § formatting codes (colour and style: "§a", "§l", "§r" …) go, runs
+// of spaces become one, and the result is trimmed and capped at max runes.
+// The character after a § is always part of the code, whatever it is,
+// which is how the game renders it too.
+func Short(s string, max int) string {
+	s = Line(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	skip := false
+	for _, r := range s {
+		switch {
+		case skip:
+			skip = false
+		case r == '§':
+			skip = true
+		default:
+			b.WriteRune(r)
+		}
+	}
+	s = strings.Join(strings.Fields(b.String()), " ")
+	i := 0
+	for pos := range s {
+		if i == max {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}

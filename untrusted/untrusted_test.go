@@ -161,3 +161,22 @@ func FuzzClean(f *testing.F) {
 		}
 	})
 }
+
+// TestShort: a MOTD's cleaning (it was lan's StripFormatting).
+func TestShort(t *testing.T) {
+	for in, want := range map[string]string{
+		"§aHello §lWorld§r":  "Hello World",
+		"trailing §":         "trailing",
+		"\x1b[31mred\x1b[0m": "red",
+		"  two\n  lines  ":   "two lines",
+		"bad \xff utf8":      "bad \uFFFD utf8",
+		// The bidi controls the issue found kept in MOTDs.
+		"\u202eEduard\u200f - \u2066Survival\u2069": "Eduard - Survival",
+		strings.Repeat("x", 1000):                   strings.Repeat("x", 256),
+	} {
+		if got := Short(in, 256); got != want {
+			t.Errorf("Short(%q, 256) = %q, want %q", in, got, want)
+		}
+	}
+}
+

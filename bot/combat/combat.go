@@ -10,9 +10,11 @@
 // blocks from the eyes to the target's box) and says what the hit did:
 // the target's death event, its health, its removal.
 //
-// Concurrency: Attack runs on the caller's goroutine; defending runs on
-// the session's tick (no lock held while sending). The last attack's tick
-// is shared through an atomic, so both respect one cooldown.
+// Concurrency: Attack runs on the caller's goroutine and holds the
+// session's tick in real time while it fights; defending runs on the tick,
+// held in real time while defending is on (no lock held while sending).
+// The last attack's tick is shared through an atomic, so both respect one
+// cooldown.
 package combat
 
 import (
@@ -22,36 +24,26 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/entity"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/move"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/geom"
 )
-
-// Reach is how far from the eyes an entity's box may be to be hit: the
-// game's entity interaction range.
-const Reach = 3.0
-
-// EyeHeight is a standing player's eye height.
-const EyeHeight = 1.62
 
 // NearestHostile is the target that means the nearest hostile mob.
 const NearestHostile = "nearest_hostile"
 
 // sightRadius bounds the search for a target.
 const sightRadius = 32
-
-// body is what fighting needs of the bot's movement (bot/move's Mover).
-type body interface {
-	LookAt(ctx context.Context, p geom.Vec3) error
-	GoNear(ctx context.Context, p geom.Vec3, within float64) error
-}
 
 // Combat is one session's fighting.
 type Combat struct {
@@ -61,28 +53,31 @@ type Combat struct {
 	inv  *inventory.Inventory
 	me   *self.Self
 	ents *entity.Entities
-	body body
+	body move.Body
 
-	tick  atomic.Uint64
-	ticks core.Notify
 	// lastAttack is the tick of the bot's last swing (0: none yet).
 	lastAttack atomic.Uint64
 	defending  atomic.Bool
+	// hold keeps the session's tick in real time while defending: the
+	// defence looks for a target at every tick, never in a burst of
+	// catch-up ticks. Guarded by holdMu.
+	holdMu sync.Mutex
+	hold   func()
 	// defended counts the defending hits, for tests and status.
 	defended atomic.Uint64
 }
 
 // Attach registers the fighting tick on s.
-func Attach(s *core.Session, inv *inventory.Inventory, me *self.Self, ents *entity.Entities, body body) *Combat {
+func Attach(s *core.Session, inv *inventory.Inventory, me *self.Self, ents *entity.Entities, body move.Body) *Combat {
 	f := &Combat{s: s, c: s.Codec, game: mcdata.Game(s.Codec.Protocol), inv: inv, me: me, ents: ents, body: body}
-	s.OnTick(f.onTick)
+	s.OnTickCatchUp(f.onTick)
 	return f
 }
 
+// onTick defends at every tick on time; a catch-up tick (only before the
+// defence's hold took effect) hits nothing.
 func (f *Combat) onTick(n uint64) {
-	f.tick.Store(n)
-	f.ticks.Broadcast()
-	if f.defending.Load() {
+	if f.defending.Load() && !f.s.TickIsLate() {
 		f.defend(n)
 	}
 }
@@ -139,7 +134,7 @@ func (f *Combat) ready() bool {
 		held = inventory.StackName(st)
 	}
 	last := f.lastAttack.Load()
-	return last == 0 || f.tick.Load()-last >= CooldownTicks(AttackSpeed(held))
+	return last == 0 || f.s.Tick()-last >= CooldownTicks(AttackSpeed(held))
 }
 
 // hit sends one attack on an entity and the swing, as the game's client
@@ -151,7 +146,7 @@ func (f *Combat) hit(id int32) error {
 		core.Out{Packet: mcdata.ServerboundPlayArmAnimation, Build: func(w *wire.Writer) { f.c.WriteSwing(w, 0) }},
 	)
 	if err == nil {
-		f.lastAttack.Store(max(f.tick.Load(), 1))
+		f.lastAttack.Store(max(f.s.Tick(), 1))
 	}
 	return err
 }
@@ -161,7 +156,7 @@ func (f *Combat) hit(id int32) error {
 // eyes is where the bot's eyes are.
 func (f *Combat) eyes() geom.Vec3 {
 	p := f.me.Snapshot().Position
-	p.Y += EyeHeight
+	p.Y += physics.EyeHeight
 	return p
 }
 
@@ -255,7 +250,10 @@ func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
 	}
 	res := Result{Target: e.Type, Name: e.Username}
 	id := e.ID
-	deadline := f.tick.Load() + maxFightTicks
+	// The fight counts its ticks (the cooldown, the deadline) in real
+	// time from the start.
+	defer f.s.HoldRealTime()()
+	deadline := f.s.Tick() + maxFightTicks
 	// outOfReach is the tick the target went out of reach where the body
 	// could not follow, 0 while it is in reach.
 	var outOfReach uint64
@@ -274,7 +272,7 @@ func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
 			res.Reason = "the target went out of sight"
 			return res, nil
 		}
-		if f.tick.Load() >= deadline {
+		if f.s.Tick() >= deadline {
 			res.Reason = fmt.Sprintf("the %s was still alive after %d hits and a minute of fighting", res.Target, res.Hits)
 			return res, nil
 		}
@@ -282,8 +280,8 @@ func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
 			res.Reason = "the bot died"
 			return res, nil
 		}
-		if d := f.distance(f.eyes(), cur); d > Reach {
-			err := f.body.GoNear(ctx, cur.Position, Reach-0.5)
+		if d := f.distance(f.eyes(), cur); d > physics.EntityReach {
+			err := f.body.GoNear(ctx, cur.Position, physics.EntityReach-0.5)
 			switch {
 			case ctx.Err() != nil:
 				return res, ctx.Err()
@@ -294,9 +292,9 @@ func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
 			// A hit knocks the target back; a mob comes back on its own.
 			// Give it a moment before giving up.
 			if outOfReach == 0 {
-				outOfReach = f.tick.Load()
+				outOfReach = f.s.Tick()
 			}
-			if f.tick.Load()-outOfReach >= comeBackTicks {
+			if f.s.Tick()-outOfReach >= comeBackTicks {
 				res.Reason = fmt.Sprintf("the %s is out of reach (%.1f blocks): %v", res.Target, d, err)
 				return res, nil
 			}
@@ -328,21 +326,24 @@ func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
 
 // waitTick waits for the next tick or an entity change.
 func (f *Combat) waitTick(ctx context.Context) error {
-	select {
-	case <-f.ticks.Wait():
-	case <-f.ents.Changed():
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-f.s.Done():
-		return inventory.ErrEnded
-	}
-	return nil
+	return f.s.WaitTickOr(ctx, f.ents.Changed)
 }
 
 // ---- defending ----
 
 // SetDefending turns defending on or off.
-func (f *Combat) SetDefending(on bool) { f.defending.Store(on) }
+func (f *Combat) SetDefending(on bool) {
+	f.holdMu.Lock()
+	defer f.holdMu.Unlock()
+	f.defending.Store(on)
+	switch {
+	case on && f.hold == nil:
+		f.hold = f.s.HoldRealTime()
+	case !on && f.hold != nil:
+		f.hold()
+		f.hold = nil
+	}
+}
 
 // Defending says whether the bot defends itself.
 func (f *Combat) Defending() bool { return f.defending.Load() }
@@ -360,13 +361,13 @@ func (f *Combat) defend(uint64) {
 		return
 	}
 	eyes := me.Position
-	eyes.Y += EyeHeight
-	near, _ := f.ents.Near(me.Position, Reach+3)
+	eyes.Y += physics.EyeHeight
+	near, _ := f.ents.Near(me.Position, physics.EntityReach+3)
 	for _, e := range near {
 		if e.ID == me.EntityID || e.Dead || !e.Hostile || e.Player {
 			continue
 		}
-		if f.distance(eyes, e) <= Reach {
+		if f.distance(eyes, e) <= physics.EntityReach {
 			if f.hit(e.ID) == nil {
 				f.defended.Add(1)
 			}

@@ -38,6 +38,11 @@ type Options struct {
 	ReadTimeout time.Duration
 	// WriteTimeout bounds each write; 0 means 10 s.
 	WriteTimeout time.Duration
+	// MaxFrame, when above 0, is the longest frame this connection takes:
+	// lower than the protocol's MaxFrame for an exchange whose packets are
+	// small (the status ping). A longer frame is refused before anything
+	// is allocated for it.
+	MaxFrame int
 }
 
 // Packet is one packet read from the server.
@@ -89,7 +94,7 @@ func New(nc net.Conn, table *mcdata.Table, opts Options) *Conn {
 		opts.WriteTimeout = 10 * time.Second
 	}
 	sock := detach(nc)
-	c := &Conn{sock: sock, table: table, opts: opts, fr: newFrameReader(sock), threshold: -1}
+	c := &Conn{sock: sock, table: table, opts: opts, fr: newFrameReader(sock, opts.MaxFrame), threshold: -1}
 	c.readThreshold.Store(-1)
 	return c
 }

@@ -60,7 +60,7 @@ func TestReadsWhatGoMCWrites(t *testing.T) {
 			for i, p := range c.payloads {
 				in = append(in, pk.Packet{ID: int32(i + 1), Data: p})
 			}
-			fr := newFrameReader(bytes.NewReader(packed(t, c.threshold, in...)))
+			fr := newFrameReader(bytes.NewReader(packed(t, c.threshold, in...)), 0)
 			for i, want := range in {
 				gotID, got, err := fr.next(c.threshold)
 				if err != nil {
@@ -115,7 +115,7 @@ func TestRefusesMalformedFrames(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fr := newFrameReader(bytes.NewReader(c.stream))
+			fr := newFrameReader(bytes.NewReader(c.stream), 0)
 			_, _, err := fr.next(c.threshold)
 			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want ErrMalformed saying %q", err, c.want)
@@ -123,7 +123,7 @@ func TestRefusesMalformedFrames(t *testing.T) {
 		})
 	}
 	// A frame cut short is an unexpected end, not a clean one.
-	fr := newFrameReader(bytes.NewReader([]byte{10, 1, 2}))
+	fr := newFrameReader(bytes.NewReader([]byte{10, 1, 2}), 0)
 	if _, _, err := fr.next(-1); err != io.ErrUnexpectedEOF {
 		t.Errorf("cut frame: %v", err)
 	}
@@ -140,7 +140,7 @@ func TestReadReusesItsBuffers(t *testing.T) {
 	}
 	stream := packed(t, 256, in...)
 	src := bytes.NewReader(stream)
-	fr := newFrameReader(src)
+	fr := newFrameReader(src, 0)
 	readAll := func() {
 		src.Reset(stream)
 		fr.br.Reset(src)
@@ -324,7 +324,7 @@ func FuzzFrameReader(f *testing.F) {
 			return
 		}
 		threshold := [...]int{-1, 256, 0, 64}[b[0]%4]
-		fr := newFrameReader(bytes.NewReader(b[1:]))
+		fr := newFrameReader(bytes.NewReader(b[1:]), 0)
 		for i := 0; i < 64; i++ {
 			_, payload, err := fr.next(threshold)
 			if err != nil {
@@ -365,7 +365,7 @@ func BenchmarkRead(b *testing.B) {
 	stream, total := benchStream(b)
 	b.Run("conn", func(b *testing.B) {
 		src := bytes.NewReader(stream)
-		fr := newFrameReader(src)
+		fr := newFrameReader(src, 0)
 		b.SetBytes(int64(total))
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {

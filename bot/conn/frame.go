@@ -42,10 +42,16 @@ type frameReader struct {
 	src      bytes.Reader
 	zr       io.ReadCloser // a zlib reader, Reset for every packet
 	one      [1]byte       // the read past a packet's end, kept here so it does not escape
+	max      int           // the longest frame taken, at most MaxFrame
 }
 
-func newFrameReader(r io.Reader) *frameReader {
-	return &frameReader{br: bufio.NewReaderSize(r, 32<<10)}
+// newFrameReader reads frames of at most max bytes from r (MaxFrame when
+// max is 0 or more than MaxFrame).
+func newFrameReader(r io.Reader, max int) *frameReader {
+	if max <= 0 || max > MaxFrame {
+		max = MaxFrame
+	}
+	return &frameReader{br: bufio.NewReaderSize(r, 32<<10), max: max}
 }
 
 // next reads one frame and returns its packet: the id and the payload after
@@ -113,8 +119,8 @@ func (f *frameReader) frameLength() (int, error) {
 			return 0, malformed("length prefix longer than 3 bytes")
 		}
 	}
-	if length == 0 || length > MaxFrame {
-		return 0, malformed("length %d", length)
+	if length == 0 || int(length) > f.max {
+		return 0, malformed("length %d (the limit is %d bytes)", length, f.max)
 	}
 	return int(length), nil
 }

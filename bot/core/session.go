@@ -123,6 +123,15 @@ type Session struct {
 	// moment; realTimeWake tells the tick loop that the count changed.
 	realTime     atomic.Int32
 	realTimeWake chan struct{}
+	// tickN is the number of the tick being run or last run, 0 before the
+	// first; ticked is broadcast once each tick's handlers have run. They
+	// are the one tick service every feature waits on (Tick, Await).
+	tickN  atomic.Uint64
+	ticked Notify
+	// onTime counts the ticks run at their moment (not catch-up ticks):
+	// waits count these, so that the second of ticks a switch to real
+	// time owes (run at once, late) does not end a wait that just began.
+	onTime atomic.Uint64
 
 	// readOnTick is Options.ReadOnTick where the connection can do it;
 	// paced is true while the tick runs in real time, so the read loop
@@ -186,7 +195,7 @@ type profile struct {
 // handlers may take one packet; they run in the order they registered.
 // Registering after Start panics: the read loop reads the table unlocked.
 // So does registering for a packet the session's version does not have: a
-// feature checks Has first for packets of some versions only.
+// packet of some versions only is registered with HandleIfPresent.
 func (s *Session) Handle(p mcdata.Packet, h Handler) {
 	if s.started.Load() {
 		panic(fmt.Sprintf("core: a handler for %v was registered after the read loop started; features attach before Start", p))
@@ -198,6 +207,18 @@ func (s *Session) Handle(p mcdata.Packet, h Handler) {
 		panic(fmt.Sprintf("core: %v does not exist in %v; check Has before registering a handler for it", p, s.Codec))
 	}
 	s.handlers[p] = append(s.handlers[p], h)
+}
+
+// HandleIfPresent registers h for p when the session's version has p, and
+// does nothing otherwise: for packets some versions have and others lack
+// (set_cursor_item from 1.21.2, the orb's own spawn until 1.21.5). It
+// reports whether it registered.
+func (s *Session) HandleIfPresent(p mcdata.Packet, h Handler) bool {
+	if !s.Has(p) {
+		return false
+	}
+	s.Handle(p, h)
+	return true
 }
 
 // Has reports whether the session's version has packet p.
@@ -335,10 +356,9 @@ func (s *Session) MarkSpawned() {
 		now := s.clock.Now()
 		s.spawnedAt.Store(&now)
 		close(s.spawned)
-		// Without tick handlers there is nothing to wake up for.
-		if len(s.tickers)+len(s.catchUp) > 0 {
-			go s.tick()
-		}
+		// The tick runs even without tick handlers: waiters (Await)
+		// count on it. At rest it wakes once a second.
+		go s.tick()
 	})
 }
 
@@ -540,16 +560,21 @@ func (s *Session) tick() {
 	run := func(per int) {
 		for range per {
 			n++
+			s.tickN.Store(n)
 			for _, f := range s.tickers {
 				f(n)
 			}
 			for _, f := range s.catchUp {
 				f(n)
 			}
+			if !s.late.Load() {
+				s.onTime.Add(1)
+			}
+			s.ticked.Broadcast()
 		}
 	}
 	for {
-		realTime := len(s.tickers) > 0 || s.realTime.Load() > 0
+		realTime := s.wantsRealTime()
 		interval, per := TickInterval, 1
 		if !realTime {
 			interval, per = CatchUpTicks*TickInterval, CatchUpTicks
@@ -578,21 +603,28 @@ func (s *Session) tick() {
 				s.late.Store(!realTime)
 				run(per)
 				s.late.Store(false)
+				// The last hold went: back to a wake a second, after this
+				// tick rather than at the release, so that a waiter that
+				// lets go and waits again at once (a loop of Awaits) keeps
+				// the ticks on time instead of switching twice a tick.
+				if realTime && !s.wantsRealTime() {
+					switched = true
+					if s.readOnTick {
+						s.releaseReads(false)
+					}
+				}
 			case <-s.realTimeWake:
-				now := len(s.tickers) > 0 || s.realTime.Load() > 0
-				if now == realTime {
-					continue
+				if realTime || !s.wantsRealTime() {
+					continue // real time ends at a tick, above
 				}
-				if !realTime {
-					// The part of the second already gone is owed to the
-					// catch-up handlers.
-					s.late.Store(true)
-					run(min(int(s.clock.Now().Sub(since)/TickInterval), CatchUpTicks))
-					s.late.Store(false)
-				}
+				// The part of the second already gone is owed to the
+				// catch-up handlers.
+				s.late.Store(true)
+				run(min(int(s.clock.Now().Sub(since)/TickInterval), CatchUpTicks))
+				s.late.Store(false)
 				switched = true
 				if s.readOnTick {
-					s.releaseReads(now)
+					s.releaseReads(true)
 				}
 			}
 		}

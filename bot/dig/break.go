@@ -7,12 +7,12 @@ import (
 	"math"
 
 	"github.com/blockmate/blockmate/bot/codec"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // DigResult is what a dig did, from the server's answer.

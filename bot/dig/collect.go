@@ -8,10 +8,11 @@ import (
 	"sort"
 
 	"github.com/blockmate/blockmate/bot/entity"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // CollectRadius is how far Collect looks for blocks, in blocks.
@@ -178,7 +179,7 @@ func (d *Dig) nearest(b *mcdata.Block, tried map[world.BlockPos]bool) (world.Blo
 	// Among the nearest by distance, those in reach come first, so the
 	// bot digs what it can reach before walking.
 	sort.SliceStable(found, func(i, j int) bool {
-		ri, rj := boxDistance(eye, found[i].Pos) <= Reach, boxDistance(eye, found[j].Pos) <= Reach
+		ri, rj := boxDistance(eye, found[i].Pos) <= physics.BlockReach, boxDistance(eye, found[j].Pos) <= physics.BlockReach
 		return ri && !rj
 	})
 	for _, f := range found {
@@ -245,7 +246,7 @@ func (d *Dig) goToItem(ctx context.Context, item geom.Vec3) error {
 	if math.Abs(item.X-feet.X) < pickupWithin && math.Abs(item.Z-feet.Z) < pickupWithin && item.Y+0.25 > feet.Y-0.5 {
 		return nil
 	}
-	return d.body.GoNear(ctx, geom.Vec3{X: item.X, Y: item.Y + eyeHeight, Z: item.Z}, pickupWithin)
+	return d.body.GoNear(ctx, geom.Vec3{X: item.X, Y: item.Y + physics.EyeHeight, Z: item.Z}, pickupWithin)
 }
 
 // awaitArrival waits until the inventory holds more of the item than had:
@@ -253,16 +254,19 @@ func (d *Dig) goToItem(ctx context.Context, item geom.Vec3) error {
 // pick-up reach of the bot (a busy server's ticks may lag the bot's), up
 // to maxPickupTicks. each runs at every check.
 func (d *Dig) awaitArrival(ctx context.Context, itemName string, had int, each func()) error {
-	start := d.ticks.Load()
-	_, err := d.waitFor(ctx, maxPickupTicks, func() bool {
+	arrived := func() bool {
 		if d.inv.View().Count(itemName) > had {
 			return true
 		}
 		if each != nil {
 			each()
 		}
-		return d.ticks.Load()-start >= pickupTicks && !d.itemWithinReach(itemName)
-	})
+		return false
+	}
+	if done, err := d.waitFor(ctx, pickupTicks, arrived); done || err != nil {
+		return err
+	}
+	_, err := d.waitFor(ctx, maxPickupTicks-pickupTicks, func() bool { return arrived() || !d.itemWithinReach(itemName) })
 	return err
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/internal/offline"
 	"github.com/blockmate/blockmate/bot/mcdata"
@@ -18,6 +17,7 @@ import (
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/bot/worldfeat"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // trunkScene is an offline session with the real body standing on a

@@ -11,9 +11,9 @@
 // change break times); waiting is on the session's tick and on the world's
 // and inventory's notifications, never on wall-clock sleeps.
 //
-// Concurrency: the read loop writes acked and effects under mu; the tick
-// goroutine counts ticks; one operation at a time holds op (the server
-// digs one block per player at a time).
+// Concurrency: the read loop writes acked and effects under mu; waits
+// count the session's ticks (core.Session.Await); one operation at a time
+// holds op (the server digs one block per player at a time).
 package dig
 
 import (
@@ -22,41 +22,21 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/entity"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/move"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/bot/worldfeat"
+	"github.com/blockmate/blockmate/geom"
 )
-
-// body is what the skills need from the bot's movement (bot/move's
-// *move.Mover implements it): turning the head and walking near a point.
-type body interface {
-	// LookAt turns the bot's head to the point (from its eyes) and
-	// returns once the rotation has been sent to the server.
-	LookAt(ctx context.Context, p geom.Vec3) error
-	// GoNear walks until the bot's eyes are within `within` blocks of p,
-	// or fails with an error whose text is a sentence.
-	GoNear(ctx context.Context, p geom.Vec3, within float64) error
-}
-
-// Body is the exported name of body, for package bot's wiring.
-type Body = body
-
-// Reach is how far from its eyes a survival player reaches a block
-// (the block_interaction_range attribute's default).
-const Reach = 4.5
-
-// eyeHeight is a standing player's eye height.
-const eyeHeight = 1.62
 
 // Dig is one session's digging, placing and using feature.
 type Dig struct {
@@ -68,7 +48,7 @@ type Dig struct {
 	world    *worldfeat.World
 	inv      *inventory.Inventory
 	entities *entity.Entities
-	body     body
+	body     move.Body
 
 	// op serialises the operations: the server follows one dig at a time.
 	op sync.Mutex
@@ -78,31 +58,16 @@ type Dig struct {
 	acked   int32 // the highest sequence the server acknowledged
 	effects map[string]int32
 	changed core.Notify
-
-	ticks atomic.Uint64
-	tick  core.Notify
 }
 
 // Attach registers the feature's handlers and tick on s.
-func Attach(s *core.Session, reg *registry.Registry, me *self.Self, w *worldfeat.World, inv *inventory.Inventory, ents *entity.Entities, b Body) *Dig {
+func Attach(s *core.Session, reg *registry.Registry, me *self.Self, w *worldfeat.World, inv *inventory.Inventory, ents *entity.Entities, b move.Body) *Dig {
 	d := &Dig{s: s, c: s.Codec, g: mcdata.Game(s.Codec.Protocol), reg: reg, self: me, world: w, inv: inv, entities: ents, body: b, effects: map[string]int32{}}
 	s.Handle(mcdata.ClientboundPlayAcknowledgePlayerDigging, d.ack)
 	s.Handle(mcdata.ClientboundPlayEntityEffect, d.effect)
 	s.Handle(mcdata.ClientboundPlayRemoveEntityEffect, d.removeEffect)
 	s.Handle(mcdata.ClientboundPlayRespawn, d.respawn)
-	s.OnTick(func(n uint64) {
-		d.ticks.Store(n)
-		d.tick.Broadcast()
-	})
 	return d
-}
-
-// SetBody swaps the movement the skills use (the lead's wiring of
-// bot/move).
-func (d *Dig) SetBody(b Body) {
-	d.op.Lock()
-	d.body = b
-	d.op.Unlock()
 }
 
 // ---- the handlers (the read loop) ----
@@ -167,50 +132,20 @@ func (d *Dig) Effect(name string) (int32, bool) {
 
 // ---- waiting ----
 
-// errSessionEnded is what a wait returns when the connection ends.
-var errSessionEnded = errors.New("the connection to the server ended; call mc_status")
-
 // waitTicks waits n game ticks of the session.
 func (d *Dig) waitTicks(ctx context.Context, n int) error {
-	until := d.ticks.Load() + uint64(n)
-	for {
-		ch := d.tick.Wait()
-		if d.ticks.Load() >= until {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-d.s.Done():
-			return errSessionEnded
-		}
-	}
+	return d.s.WaitTicks(ctx, uint64(n))
 }
 
 // waitFor waits until done says so, rechecking on every acknowledgement,
 // world change and tick, for at most limit ticks; it reports whether done
 // came true.
 func (d *Dig) waitFor(ctx context.Context, limit int, done func() bool) (bool, error) {
-	until := d.ticks.Load() + uint64(limit)
-	for {
-		acked, changed, tick := d.changed.Wait(), d.world.Changed(), d.tick.Wait()
-		if done() {
-			return true, nil
-		}
-		if d.ticks.Load() >= until {
-			return false, nil
-		}
-		select {
-		case <-acked:
-		case <-changed:
-		case <-tick:
-		case <-ctx.Done():
-			return false, context.Cause(ctx)
-		case <-d.s.Done():
-			return false, errSessionEnded
-		}
+	err := d.s.Await(ctx, uint64(limit), done, d.changed.Wait, d.world.Changed)
+	if errors.Is(err, core.ErrTicksRanOut) {
+		return false, nil
 	}
+	return err == nil, err
 }
 
 // nextSeq starts a new prediction: the sequence the server will
@@ -246,7 +181,7 @@ func (d *Dig) blockAt(p world.BlockPos) (mcdata.StateID, bool) {
 // eyes is where the bot's eyes are.
 func (d *Dig) eyes() geom.Vec3 {
 	p := d.self.Snapshot().Position
-	return geom.Vec3{X: p.X, Y: p.Y + eyeHeight, Z: p.Z}
+	return geom.Vec3{X: p.X, Y: p.Y + physics.EyeHeight, Z: p.Z}
 }
 
 // center is a block's centre.
@@ -287,20 +222,20 @@ func posString(p world.BlockPos) string { return fmt.Sprintf("%d %d %d", p.X, p.
 // reachBlock makes sure the block is within reach, walking near it when
 // the body can and walk allows; the error is a sentence.
 func (d *Dig) reachBlock(ctx context.Context, p world.BlockPos, walk bool) error {
-	if boxDistance(d.eyes(), p) <= Reach {
+	if boxDistance(d.eyes(), p) <= physics.BlockReach {
 		return nil
 	}
 	if !walk {
-		return fmt.Errorf("the block at %s is %.1f blocks from the bot's eyes, beyond its reach of %.1f", posString(p), boxDistance(d.eyes(), p), Reach)
+		return fmt.Errorf("the block at %s is %.1f blocks from the bot's eyes, beyond its reach of %.1f", posString(p), boxDistance(d.eyes(), p), physics.BlockReach)
 	}
-	if err := d.body.GoNear(ctx, center(p), Reach-0.5); err != nil {
+	if err := d.body.GoNear(ctx, center(p), physics.BlockReach-0.5); err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		return fmt.Errorf("the block at %s is %.1f blocks from the bot's eyes, beyond its reach of %.1f, and the bot could not get closer: %v", posString(p), boxDistance(d.eyes(), p), Reach, err)
+		return fmt.Errorf("the block at %s is %.1f blocks from the bot's eyes, beyond its reach of %.1f, and the bot could not get closer: %v", posString(p), boxDistance(d.eyes(), p), physics.BlockReach, err)
 	}
-	if dist := boxDistance(d.eyes(), p); dist > Reach {
-		return fmt.Errorf("the block at %s is still %.1f blocks away after walking, beyond the reach of %.1f", posString(p), dist, Reach)
+	if dist := boxDistance(d.eyes(), p); dist > physics.BlockReach {
+		return fmt.Errorf("the block at %s is still %.1f blocks away after walking, beyond the reach of %.1f", posString(p), dist, physics.BlockReach)
 	}
 	return nil
 }

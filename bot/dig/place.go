@@ -8,10 +8,11 @@ import (
 	"strings"
 
 	"github.com/blockmate/blockmate/bot/codec"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // PlaceResult is what a placement did, from the server's answer.
@@ -197,19 +198,19 @@ func (d *Dig) pickFace(ctx context.Context, p world.BlockPos, walk bool) (clickT
 	if len(list) == 0 {
 		return clickTarget{}, fmt.Errorf("no solid block touches %s to place against (all six neighbours are air, fluid, plants or blocks that open when clicked); place a block next to it first", posString(p))
 	}
-	if distance(d.eyes(), list[0].point) > Reach && !walk {
-		return clickTarget{}, fmt.Errorf("the nearest face to place against is %.1f blocks from the bot's eyes, beyond its reach of %.1f", distance(d.eyes(), list[0].point), Reach)
+	if distance(d.eyes(), list[0].point) > physics.BlockReach && !walk {
+		return clickTarget{}, fmt.Errorf("the nearest face to place against is %.1f blocks from the bot's eyes, beyond its reach of %.1f", distance(d.eyes(), list[0].point), physics.BlockReach)
 	}
-	if distance(d.eyes(), list[0].point) > Reach {
-		if err := d.body.GoNear(ctx, center(p), Reach-1); err != nil {
+	if distance(d.eyes(), list[0].point) > physics.BlockReach {
+		if err := d.body.GoNear(ctx, center(p), physics.BlockReach-1); err != nil {
 			if ctx.Err() != nil {
 				return clickTarget{}, context.Cause(ctx)
 			}
-			return clickTarget{}, fmt.Errorf("the nearest face to place against is %.1f blocks from the bot's eyes, beyond its reach of %.1f, and the bot could not get closer: %v", distance(d.eyes(), list[0].point), Reach, err)
+			return clickTarget{}, fmt.Errorf("the nearest face to place against is %.1f blocks from the bot's eyes, beyond its reach of %.1f, and the bot could not get closer: %v", distance(d.eyes(), list[0].point), physics.BlockReach, err)
 		}
 		list = d.faceCandidates(p)
-		if len(list) == 0 || distance(d.eyes(), list[0].point) > Reach {
-			return clickTarget{}, fmt.Errorf("no face to place against is within reach of %.1f after walking", Reach)
+		if len(list) == 0 || distance(d.eyes(), list[0].point) > physics.BlockReach {
+			return clickTarget{}, fmt.Errorf("no face to place against is within reach of %.1f after walking", physics.BlockReach)
 		}
 	}
 	return list[0], nil

@@ -26,13 +26,13 @@ import (
 	"github.com/blockmate/blockmate/bot/chat"
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/metadata"
 	"github.com/blockmate/blockmate/bot/players"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/untrusted"
 )
 
@@ -161,33 +161,28 @@ func Attach(s *core.Session, pl *players.Players, me *self.Self, opts Options) *
 	// Only packets the version has get a handler (sync_entity_position is
 	// new in 1.21.2, the orb's own spawn gone in 1.21.5); the codec sets a
 	// decoder exactly for those (TestEveryReleaseHasACodec).
-	handle := func(p mcdata.Packet, h core.Handler) {
-		if _, ok := f.c.Packets.ID(p); ok {
-			s.Handle(p, h)
-		}
-	}
 	c := f.c
-	handle(mcdata.ClientboundPlayLogin, f.login)
-	handle(mcdata.ClientboundPlayRespawn, f.respawn)
-	handle(mcdata.ClientboundPlayStartConfiguration, f.reconfigure)
-	handle(mcdata.ClientboundPlayBundleDelimiter, f.bundle)
-	handle(mcdata.ClientboundPlaySpawnEntity, f.spawn(c.SpawnEntity))
+	s.HandleIfPresent(mcdata.ClientboundPlayLogin, f.login)
+	s.HandleIfPresent(mcdata.ClientboundPlayRespawn, f.respawn)
+	s.HandleIfPresent(mcdata.ClientboundPlayStartConfiguration, f.reconfigure)
+	s.HandleIfPresent(mcdata.ClientboundPlayBundleDelimiter, f.bundle)
+	s.HandleIfPresent(mcdata.ClientboundPlaySpawnEntity, f.spawn(c.SpawnEntity))
 	if c.SpawnExperienceOrb != nil {
-		handle(mcdata.ClientboundPlaySpawnEntityExperienceOrb, f.spawn(c.SpawnExperienceOrb))
+		s.HandleIfPresent(mcdata.ClientboundPlaySpawnEntityExperienceOrb, f.spawn(c.SpawnExperienceOrb))
 	}
-	handle(mcdata.ClientboundPlayRelEntityMove, f.move(c.EntityMove))
-	handle(mcdata.ClientboundPlayEntityMoveLook, f.move(c.EntityMoveLook))
-	handle(mcdata.ClientboundPlayEntityLook, f.move(c.EntityLook))
-	handle(mcdata.ClientboundPlayEntityHeadRotation, f.headRotation)
-	handle(mcdata.ClientboundPlayEntityTeleport, f.teleport(c.EntityTeleport))
+	s.HandleIfPresent(mcdata.ClientboundPlayRelEntityMove, f.move(c.EntityMove))
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityMoveLook, f.move(c.EntityMoveLook))
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityLook, f.move(c.EntityLook))
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityHeadRotation, f.headRotation)
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityTeleport, f.teleport(c.EntityTeleport))
 	if c.SyncEntityPosition != nil {
-		handle(mcdata.ClientboundPlaySyncEntityPosition, f.teleport(c.SyncEntityPosition))
+		s.HandleIfPresent(mcdata.ClientboundPlaySyncEntityPosition, f.teleport(c.SyncEntityPosition))
 	}
-	handle(mcdata.ClientboundPlayEntityVelocity, f.velocity)
-	handle(mcdata.ClientboundPlayEntityDestroy, f.destroy)
-	handle(mcdata.ClientboundPlaySetPassengers, f.passengers)
-	handle(mcdata.ClientboundPlayEntityMetadata, f.metadata)
-	handle(mcdata.ClientboundPlayEntityStatus, f.status)
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityVelocity, f.velocity)
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityDestroy, f.destroy)
+	s.HandleIfPresent(mcdata.ClientboundPlaySetPassengers, f.passengers)
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityMetadata, f.metadata)
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityStatus, f.status)
 	s.OnTickCatchUp(f.tick)
 	return f
 }

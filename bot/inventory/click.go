@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/blockmate/blockmate/bot/codec"
+	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
@@ -171,29 +172,22 @@ func (inv *Inventory) click(ctx context.Context, c Click) (ClickResult, error) {
 // awaitAnswers waits until the server has written every place in want, or
 // AnswerTicks ticks have passed; it returns how many it wrote.
 func (inv *Inventory) awaitAnswers(ctx context.Context, want []expected) (int, error) {
-	deadline := inv.tick.Load() + AnswerTicks
-	for {
-		changed, ticked := inv.changed.Wait(), inv.ticks.Wait()
+	answered := func() int {
 		inv.mu.Lock()
+		defer inv.mu.Unlock()
 		n := 0
 		for _, e := range want {
 			if inv.st.locValid(e.l) && inv.st.rev(e.l) != e.rev {
 				n++
 			}
 		}
-		inv.mu.Unlock()
-		if n == len(want) || inv.tick.Load() >= deadline {
-			return n, nil
-		}
-		select {
-		case <-changed:
-		case <-ticked:
-		case <-ctx.Done():
-			return n, ctx.Err()
-		case <-inv.s.Done():
-			return n, ErrEnded
-		}
+		return n
 	}
+	err := inv.s.Await(ctx, AnswerTicks, func() bool { return answered() == len(want) }, inv.changed.Wait)
+	if errors.Is(err, core.ErrTicksRanOut) {
+		err = nil
+	}
+	return answered(), err
 }
 
 // locValid reports whether a place still exists (a container's slots go
@@ -366,6 +360,3 @@ func (w ContainerWaiter) Wait(ctx context.Context) (Container, error) {
 	}
 	return *v.Container, nil
 }
-
-// Ticks is the session's tick count, as the inventory's waits count it.
-func (inv *Inventory) Ticks() uint64 { return inv.tick.Load() }

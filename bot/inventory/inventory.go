@@ -32,7 +32,6 @@ package inventory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -61,9 +60,6 @@ type Inventory struct {
 	mu      sync.Mutex
 	st      state
 	changed core.Notify
-
-	tick  atomic.Uint64
-	ticks core.Notify
 
 	// op serialises the bot's own actions.
 	op sync.Mutex
@@ -152,14 +148,8 @@ func Attach(s *core.Session) *Inventory {
 		mcdata.ClientboundPlaySetCursorItem:      inv.setCursor,
 		mcdata.ClientboundPlaySetPlayerInventory: inv.setPlayerInventory,
 	} {
-		if s.Has(p) {
-			s.Handle(p, h)
-		}
+		s.HandleIfPresent(p, h)
 	}
-	s.OnTick(func(n uint64) {
-		inv.tick.Store(n)
-		inv.ticks.Broadcast()
-	})
 	return inv
 }
 
@@ -732,11 +722,8 @@ func (v View) FindIn(window int32, name string) []int {
 // Changed returns a channel that closes at the inventory's next change.
 func (inv *Inventory) Changed() <-chan struct{} { return inv.changed.Wait() }
 
-// ErrEnded is what a wait answers when the connection ends under it.
-var ErrEnded = errors.New("the connection to the world ended")
-
 // WaitFor waits until cond holds for the inventory and returns that view,
-// or the context's error, or ErrEnded.
+// or the context's error, or core.ErrEnded.
 func (inv *Inventory) WaitFor(ctx context.Context, cond func(View) bool) (View, error) {
 	for {
 		ch := inv.changed.Wait()
@@ -748,7 +735,7 @@ func (inv *Inventory) WaitFor(ctx context.Context, cond func(View) bool) (View, 
 		case <-ctx.Done():
 			return View{}, ctx.Err()
 		case <-inv.s.Done():
-			return View{}, ErrEnded
+			return View{}, core.ErrEnded
 		}
 	}
 }

@@ -40,13 +40,13 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/path"
 	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // PositionReminder is how many ticks the bot may stay silent about where
@@ -108,6 +108,21 @@ type Mover struct {
 	ticked core.Notify
 }
 
+// Body is what the skills (digging, crafting, fighting) need of the bot's
+// movement: turning the head and walking near a point. *Mover is the only
+// body; the skills take this interface so that each shows how little of
+// the movement it uses.
+type Body interface {
+	// LookAt turns the bot's head to the point (from its eyes) and
+	// returns once the rotation has been sent to the server.
+	LookAt(ctx context.Context, p geom.Vec3) error
+	// GoNear walks until the bot's eyes are within `within` blocks of p,
+	// or fails with an error whose text is a sentence.
+	GoNear(ctx context.Context, p geom.Vec3, within float64) error
+}
+
+var _ Body = (*Mover)(nil)
+
 // Attach builds the body of session s and registers its tick and its
 // answer to position syncs. me is the bot's own state, blocks the world.
 func Attach(s *core.Session, me *self.Self, blocks Blocks) *Mover {
@@ -117,9 +132,7 @@ func Attach(s *core.Session, me *self.Self, blocks Blocks) *Mover {
 		m.planner = path.New(e.Game(), plannerOptions(false))
 	}
 	me.OnSync(m.synced)
-	if s.Has(mcdata.ClientboundPlayEntityVelocity) {
-		s.Handle(mcdata.ClientboundPlayEntityVelocity, m.velocity)
-	}
+	s.HandleIfPresent(mcdata.ClientboundPlayEntityVelocity, m.velocity)
 	s.OnTickCatchUp(m.tick)
 	return m
 }

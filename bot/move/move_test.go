@@ -10,7 +10,6 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/internal/offline"
 	"github.com/blockmate/blockmate/bot/mcdata"
@@ -19,6 +18,7 @@ import (
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/bot/worldfeat"
+	"github.com/blockmate/blockmate/geom"
 )
 
 type harness struct {

@@ -1,6 +1,6 @@
 package move
 
-import "github.com/blockmate/blockmate/bot/geom"
+import "github.com/blockmate/blockmate/geom"
 
 // movingTarget is a walk's goal that moves (a player followed or met):
 // where it is now, where the walk's plan aims, and how far it may go from

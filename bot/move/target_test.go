@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/blockmate/blockmate/bot/geom"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // TestMovingTargetReplansOnTheTick: a walk toward a target that moves

@@ -7,9 +7,10 @@ import (
 	"math"
 
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/path"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // Failure is a walk that did not arrive: why (a sentence), what to try,
@@ -118,9 +119,6 @@ func (m *Mover) GoNear(ctx context.Context, p geom.Vec3, within float64) error {
 	return err
 }
 
-// eyeHeight is a standing player's eyes above its feet.
-const eyeHeight = 1.62
-
 // goal is a walk's goal for the planner: a block position whose middle (at
 // the feet, or the eyes) is within range of the point. The range is
 // shrunk by the distance a bot may stand off a block's middle when it
@@ -134,7 +132,7 @@ type goal struct {
 func (g goal) offset(b world.BlockPos) (dx, dy, dz float64) {
 	y := float64(b.Y)
 	if g.eyes {
-		y += eyeHeight
+		y += physics.EyeHeight
 	}
 	return g.p.X - (float64(b.X) + 0.5), g.p.Y - y, g.p.Z - (float64(b.Z) + 0.5)
 }

@@ -4,10 +4,10 @@ import (
 	"math"
 
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/path"
 	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // replan says why the tick wants a new plan.

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/path"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // Digging and bridging steps (issue 11). A walk with Target.Dig or

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // workHands stands in for bot/dig: a break or a placement is answered by

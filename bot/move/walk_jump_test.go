@@ -6,11 +6,11 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/path"
 	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // trench is flat ground (the floor at 64) cut across by a trench two deep
@@ -74,7 +74,7 @@ func jumpWalk(t *testing.T, h *harness, maxTicks int) (lowest float64, parkour [
 	t.Helper()
 	done := make(chan struct{})
 	var err error
-	target := geom.Vec3{X: 10.5, Y: 64 + eyeHeight, Z: 0.5}
+	target := geom.Vec3{X: 10.5, Y: 64 + physics.EyeHeight, Z: 0.5}
 	go func() {
 		defer close(done)
 		err = h.m.GoNear(context.Background(), target, 1)
@@ -181,7 +181,7 @@ func TestKnockedMidJump(t *testing.T) {
 			h.settle()
 			done := make(chan struct{})
 			var err error
-			target := geom.Vec3{X: 10.5, Y: 64 + eyeHeight, Z: 0.5}
+			target := geom.Vec3{X: 10.5, Y: 64 + physics.EyeHeight, Z: 0.5}
 			go func() {
 				defer close(done)
 				err = h.m.GoNear(context.Background(), target, 1)

@@ -5,11 +5,11 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/path"
 	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // Doors and fence gates on the way (path.Step.Open). The planner lists

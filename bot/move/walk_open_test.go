@@ -10,10 +10,11 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // doorHands stands in for bot/dig: each click becomes a real use_item_on
@@ -179,7 +180,7 @@ func TestOpenTheDoor(t *testing.T) {
 				h := joined(t, proto, 0.5, 64, 0.5, hut(door))
 				hands := &doorHands{c: h.m.c}
 				h.m.SetHands(hands)
-				target := geom.Vec3{X: 7.5, Y: 64 + eyeHeight, Z: 0.5}
+				target := geom.Vec3{X: 7.5, Y: 64 + physics.EyeHeight, Z: 0.5}
 				err, clicks, ticks, plans := walkAnswering(t, h, hands, target, true, 400)
 				if err != nil {
 					t.Fatalf("GoNear through the door: %v", err)
@@ -247,7 +248,7 @@ func TestDoorThatStaysShut(t *testing.T) {
 	h := joined(t, 769, 0.5, 64, 0.5, hut("oak_door"))
 	hands := &doorHands{c: h.m.c}
 	h.m.SetHands(hands)
-	err, clicks, ticks, _ := walkAnswering(t, h, hands, geom.Vec3{X: 7.5, Y: 64 + eyeHeight, Z: 0.5}, false, 600)
+	err, clicks, ticks, _ := walkAnswering(t, h, hands, geom.Vec3{X: 7.5, Y: 64 + physics.EyeHeight, Z: 0.5}, false, 600)
 	var f *Failure
 	if !errors.As(err, &f) || f.Code != "stuck" {
 		t.Fatalf("a walk through a door that stays shut answered %v", err)
@@ -265,7 +266,7 @@ func TestIronDoorIsAWall(t *testing.T) {
 	h := joined(t, 769, 0.5, 64, 0.5, hut("iron_door"))
 	hands := &doorHands{c: h.m.c}
 	h.m.SetHands(hands)
-	err, clicks, _, _ := walkAnswering(t, h, hands, geom.Vec3{X: 7.5, Y: 64 + eyeHeight, Z: 0.5}, true, 100)
+	err, clicks, _, _ := walkAnswering(t, h, hands, geom.Vec3{X: 7.5, Y: 64 + physics.EyeHeight, Z: 0.5}, true, 100)
 	var f *Failure
 	if !errors.As(err, &f) || (f.Code != "goal_enclosed" && f.Code != "needs_digging") || clicks != 0 {
 		t.Fatalf("into a hut behind an iron door: %v, %d clicks", err, clicks)

@@ -59,12 +59,11 @@ const (
 	// jumpHeight is the highest floor a standing jump reaches (1.2522,
 	// with a margin for landing on it).
 	jumpHeight = 1.25
-	// playerHeight and eyeHeight are the standing player's box and eyes.
-	playerHeight = 1.8
-	eyeHeight    = 1.62
-	// reachDistance is how far the player interacts with blocks
-	// (block_interaction_range 4.5).
-	reachDistance = 4.5
+	// playerHeight and eyeHeight are the standing player's box and eyes,
+	// reachDistance how far it interacts with blocks (bot/physics).
+	playerHeight  = physics.PlayerHeight
+	eyeHeight     = physics.EyeHeight
+	reachDistance = physics.BlockReach
 )
 
 // fallTable[t] is how far a player falls from rest in t ticks: each tick

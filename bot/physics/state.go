@@ -65,10 +65,27 @@ func (p Pose) String() string {
 	return "standing"
 }
 
+// The standing player's measures and reach, the one place each is written
+// (every package that needs one takes it from here).
+const (
+	// PlayerHeight is a standing player's height (Player.POSES).
+	PlayerHeight = 1.8
+	// EyeHeight is a standing player's eyes above its feet (Player.POSES).
+	EyeHeight = 1.62
+	// BlockReach is how far from its eyes a survival player reaches a
+	// block, measured to the block's box: the block_interaction_range
+	// attribute's default.
+	BlockReach = 4.5
+	// EntityReach is how far from its eyes a player hits an entity,
+	// measured to its box: the entity_interaction_range attribute's
+	// default.
+	EntityReach = 3.0
+)
+
 // The player's dimensions per pose (Player.POSES), as the floats the game
 // stores them in: the box is ±width/2 around the position, height tall.
 var poseSize = [3]struct{ halfWidth, height, eye float32 }{
-	Standing:  {0.6 / 2, 1.8, 1.62},
+	Standing:  {0.6 / 2, PlayerHeight, EyeHeight},
 	Crouching: {0.6 / 2, 1.5, 1.27},
 	Swimming:  {0.6 / 2, 0.6, 0.4},
 }

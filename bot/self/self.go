@@ -22,11 +22,11 @@ import (
 	"github.com/blockmate/blockmate/bot/chat"
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/metadata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/untrusted"
 )
 

@@ -129,6 +129,12 @@ func (k *Skills) Eat(ctx context.Context, name string) (EatResult, error) {
 		now := k.me.Snapshot()
 		return k.finished.Load() > finished && (now.Food > me.Food || now.Saturation > me.Saturation || k.inv.View().Count(name) < count)
 	})
+	if err == nil && k.inv.View().Count(name) >= count && me.GameMode != 1 {
+		// The food update and the slot update come in packets of their
+		// own at the end of the same server tick: wait a moment for the
+		// slot too, so that the answer shows what is carried at its end.
+		_ = k.waitTicks(ctx, slotTicks, func() bool { return k.inv.View().Count(name) < count })
+	}
 	now := k.me.Snapshot()
 	res.Food, res.Saturation = now.Food, now.Saturation
 	switch {
@@ -145,6 +151,10 @@ func (k *Skills) Eat(ctx context.Context, name string) (EatResult, error) {
 	}
 	return res, nil
 }
+
+// slotTicks bounds the wait for the eaten item's slot update once eating
+// is over: it comes in the same server tick as the food update.
+const slotTicks = 5
 
 // releaseUse lets go of the use key (player action 5, release use item).
 func (k *Skills) releaseUse() {

@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"github.com/blockmate/blockmate/bot/entity"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/inventory"
+	"github.com/blockmate/blockmate/bot/physics"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // tossDistance is how near (eyes to the player's eyes) the bot goes before
@@ -58,7 +59,7 @@ func (k *Skills) Give(ctx context.Context, username, item string, count int) (Gi
 	if !ok {
 		return GiveResult{}, fmt.Errorf("%w: %s", ErrPlayerNotInSight, username)
 	}
-	eye := geom.Vec3{X: p.Position.X, Y: p.Position.Y + EyeHeight, Z: p.Position.Z}
+	eye := geom.Vec3{X: p.Position.X, Y: p.Position.Y + physics.EyeHeight, Z: p.Position.Z}
 	if err := k.body.GoNear(ctx, eye, tossDistance); err != nil {
 		return GiveResult{Left: k.inv.View().Count(item)}, err
 	}
@@ -103,6 +104,6 @@ func (k *Skills) stepBack(ctx context.Context, player geom.Vec3) {
 	if d < 1e-3 {
 		return
 	}
-	back := geom.Vec3{X: me.X + dx/d*stepBackDistance, Y: me.Y + EyeHeight, Z: me.Z + dz/d*stepBackDistance}
+	back := geom.Vec3{X: me.X + dx/d*stepBackDistance, Y: me.Y + physics.EyeHeight, Z: me.Z + dz/d*stepBackDistance}
 	_ = k.body.GoNear(ctx, back, 0.5)
 }

@@ -11,11 +11,11 @@
 // a player's right-click does (use_item_on) and close the window when done,
 // whatever happened.
 //
-// Skills take the bot's body (walking and looking, bot/move) as a small
-// interface, so they can be used, and tested, with any implementation.
-// They keep no state of their own beyond a tick counter that bounds their
-// waits: the inventory, the bot and the world are the features' (the read
-// loop writes them; skills read snapshots).
+// Skills take the bot's body (walking and looking) as move.Body, the one
+// interface every skill uses of the movement. They keep no state of their
+// own: their waits are bounded by the session's ticks, and the inventory,
+// the bot and the world are the features' (the read loop writes them;
+// skills read snapshots).
 package skill
 
 import (
@@ -30,32 +30,16 @@ import (
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/entity"
-	"github.com/blockmate/blockmate/bot/geom"
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/move"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/bot/worldfeat"
+	"github.com/blockmate/blockmate/geom"
 )
-
-// body is what the skills need of the bot's movement (bot/move's Mover
-// implements it).
-type body interface {
-	// LookAt turns the bot's head to the point (from its eyes) and returns
-	// once the rotation has been sent to the server.
-	LookAt(ctx context.Context, p geom.Vec3) error
-	// GoNear walks until the bot's eyes are within `within` blocks of p,
-	// or fails with an error whose text is a sentence.
-	GoNear(ctx context.Context, p geom.Vec3, within float64) error
-}
-
-// EyeHeight is a standing player's eye height above its feet.
-const EyeHeight = 1.62
-
-// BlockReach is how far from the eyes a block may be used: the game's
-// block interaction range, 4.5, measured to the block's box.
-const BlockReach = 4.5
 
 // Skills is one session's skills. Its methods are safe from any goroutine;
 // the inventory serialises the actions themselves.
@@ -67,15 +51,16 @@ type Skills struct {
 	me    *self.Self
 	world *worldfeat.World
 	ents  *entity.Entities
-	body  body
+	body  move.Body
 
 	// busy lets one skill at a time work the inventory and its windows
 	// (a craft and a chest deposit would take each other's clicks for
 	// their own); a skill waiting for it can be cancelled.
 	busy chan struct{}
 
-	tick  atomic.Uint64
-	ticks core.Notify
+	// news wakes waiters on the skills' own packets: an eating finished,
+	// a bed's refusal.
+	news core.Notify
 	// finished counts the entity events "finished using an item" (status
 	// 9) the server sent about the bot: eating is over.
 	finished atomic.Uint64
@@ -89,12 +74,8 @@ type Skills struct {
 
 // Attach registers the skills' tick and the packets they read (the bot's
 // own entity events, and system lines for a bed's refusals) on s.
-func Attach(s *core.Session, inv *inventory.Inventory, me *self.Self, w *worldfeat.World, ents *entity.Entities, body body) *Skills {
+func Attach(s *core.Session, inv *inventory.Inventory, me *self.Self, w *worldfeat.World, ents *entity.Entities, body move.Body) *Skills {
 	k := &Skills{s: s, c: s.Codec, game: mcdata.Game(s.Codec.Protocol), inv: inv, me: me, world: w, ents: ents, body: body, busy: make(chan struct{}, 1)}
-	s.OnTick(func(n uint64) {
-		k.tick.Store(n)
-		k.ticks.Broadcast()
-	})
 	s.Handle(mcdata.ClientboundPlayEntityStatus, k.entityStatus)
 	s.Handle(mcdata.ClientboundPlaySystemChat, k.systemChat)
 	return k
@@ -112,7 +93,7 @@ func (k *Skills) entityStatus(r *wire.Reader) error {
 	}
 	if st.Status == entityStatusFinishedUsing && st.EntityID == k.me.Snapshot().EntityID {
 		k.finished.Add(1)
-		k.ticks.Broadcast()
+		k.news.Broadcast()
 	}
 	return nil
 }
@@ -126,7 +107,7 @@ func (k *Skills) begin(ctx context.Context) (func(), error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-k.s.Done():
-		return nil, inventory.ErrEnded
+		return nil, core.ErrEnded
 	}
 }
 
@@ -134,42 +115,26 @@ func (k *Skills) begin(ctx context.Context) (func(), error) {
 func (k *Skills) Game() *mcdata.GameData { return k.game }
 
 // errTimedOut is a bounded wait that ran out of ticks.
-var errTimedOut = errors.New("the server did not answer in time")
+var errTimedOut = core.ErrTicksRanOut
 
 // waitTicks waits until cond holds, re-checking at every inventory change
 // and every tick, for at most n ticks. It returns errTimedOut when the
-// ticks run out, the context's error, or inventory.ErrEnded.
+// ticks run out, the context's error, or core.ErrEnded.
 func (k *Skills) waitTicks(ctx context.Context, n uint64, cond func() bool) error {
 	return k.waitOn(ctx, n, k.inv.Changed, cond)
 }
 
 // waitOn is waitTicks re-checking at every notification of changes
-// (the inventory's, the bot's own state's) and every tick.
+// (the inventory's, the bot's own state's), of the skills' own news (an
+// eating finished, a bed's refusal) and every tick.
 func (k *Skills) waitOn(ctx context.Context, n uint64, changes func() <-chan struct{}, cond func() bool) error {
-	deadline := k.tick.Load() + n
-	for {
-		changed, ticked := changes(), k.ticks.Wait()
-		if cond() {
-			return nil
-		}
-		if k.tick.Load() >= deadline {
-			return errTimedOut
-		}
-		select {
-		case <-changed:
-		case <-ticked:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-k.s.Done():
-			return inventory.ErrEnded
-		}
-	}
+	return k.s.Await(ctx, n, cond, changes, k.news.Wait)
 }
 
 // eyes is where the bot's eyes are.
 func (k *Skills) eyes() geom.Vec3 {
 	p := k.me.Snapshot().Position
-	p.Y += EyeHeight
+	p.Y += physics.EyeHeight
 	return p
 }
 
@@ -218,7 +183,7 @@ func (k *Skills) nearestBlock(name string) (world.BlockPos, bool) {
 	found := k.world.View().FindBlocks(from, 6, 16, func(s mcdata.StateID) bool { return s >= b.MinState && s <= b.MaxState })
 	best, bestD := world.BlockPos{}, math.Inf(1)
 	for _, f := range found {
-		if d := distanceToBlock(eyes, f.Pos); d <= BlockReach && d < bestD {
+		if d := distanceToBlock(eyes, f.Pos); d <= physics.BlockReach && d < bestD {
 			best, bestD = f.Pos, d
 		}
 	}
@@ -228,8 +193,8 @@ func (k *Skills) nearestBlock(name string) (world.BlockPos, bool) {
 // approach brings the bot within reach of a block: it walks there when it
 // is not (the body says why it cannot), then looks at it.
 func (k *Skills) approach(ctx context.Context, p world.BlockPos) error {
-	if distanceToBlock(k.eyes(), p) > BlockReach {
-		if err := k.body.GoNear(ctx, blockCenter(p), BlockReach-0.5); err != nil {
+	if distanceToBlock(k.eyes(), p) > physics.BlockReach {
+		if err := k.body.GoNear(ctx, blockCenter(p), physics.BlockReach-0.5); err != nil {
 			return err
 		}
 	}

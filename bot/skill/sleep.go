@@ -8,12 +8,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/blockmate/blockmate/bot/geom"
-	"github.com/blockmate/blockmate/bot/inventory"
+	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/geom"
 )
 
 // The nights the game lets players sleep in, in ticks of the day: when the
@@ -99,7 +100,7 @@ func (k *Skills) systemChat(r *wire.Reader) error {
 	}
 	if key := translationKey(m.Content); strings.HasPrefix(key, bedMessagePrefix) {
 		k.beds.note(key)
-		k.ticks.Broadcast()
+		k.news.Broadcast()
 	}
 	return nil
 }
@@ -161,7 +162,7 @@ func (k *Skills) lieDown(ctx context.Context, use UseBlock, res *SleepResult) (d
 	res.Bed, res.HasBed = bed, true
 	halves := k.bedHalves(bed)
 	if !k.bedInReach(halves) {
-		target := geom.Vec3{X: float64(bed.X) + 0.5, Y: float64(bed.Y) + EyeHeight, Z: float64(bed.Z) + 0.5}
+		target := geom.Vec3{X: float64(bed.X) + 0.5, Y: float64(bed.Y) + physics.EyeHeight, Z: float64(bed.Z) + 0.5}
 		if err := k.body.GoNear(ctx, target, 2); err != nil {
 			if ctx.Err() != nil {
 				return true, ctx.Err()
@@ -204,12 +205,12 @@ func (k *Skills) lieDown(ctx context.Context, use UseBlock, res *SleepResult) (d
 // standing again. When ctx ends first, the bot leaves the bed, as the bed
 // screen's button does, and the context's error is returned.
 func (k *Skills) sleepUntilAwake(ctx context.Context, res *SleepResult) error {
-	start := k.tick.Load()
+	start := k.s.Tick()
 	for {
 		changed := k.me.Changed()
 		me := k.me.Snapshot()
 		if !me.Sleeping {
-			res.SleptTicks = k.tick.Load() - start
+			res.SleptTicks = k.s.Tick() - start
 			res.Woke = "morning"
 			if tod, ok := timeOfDay(me); ok && isNight(me, tod) {
 				// Awake while it is still night: the bed was broken, or
@@ -221,11 +222,11 @@ func (k *Skills) sleepUntilAwake(ctx context.Context, res *SleepResult) error {
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			res.SleptTicks = k.tick.Load() - start
+			res.SleptTicks = k.s.Tick() - start
 			k.leaveBed()
 			return ctx.Err()
 		case <-k.s.Done():
-			return inventory.ErrEnded
+			return core.ErrEnded
 		}
 	}
 }

@@ -157,7 +157,11 @@ func (k *Skills) Smelt(ctx context.Context, item string, count int, fuel string,
 		}
 		return Have(k.inv.View())[res.Output] - startCounts[res.Output]
 	}
-	lastTick, last, told := k.tick.Load(), "", -1
+	// The stall check counts the session's ticks between the waits below:
+	// the whole loop holds them in real time, so none of them is a second
+	// of catch-up ticks run at once.
+	defer k.s.HoldRealTime()()
+	lastTick, last, told := k.s.Tick(), "", -1
 	for smelted() < count {
 		if n := smelted(); progress != nil && n != told {
 			progress(n, count)
@@ -212,8 +216,8 @@ func (k *Skills) Smelt(ctx context.Context, item string, count int, fuel string,
 		v := k.inv.View()
 		state := fmt.Sprint(v.Container.Slots, v.Container.Properties)
 		if state != last {
-			last, lastTick = state, k.tick.Load()
-		} else if k.tick.Load()-lastTick >= stallTicks {
+			last, lastTick = state, k.s.Tick()
+		} else if k.s.Tick()-lastTick >= stallTicks {
 			if prop(propLitTime) == 0 {
 				res.Reason = fmt.Sprintf("the furnace did not start: either %s does not smelt or %s does not burn", item, f)
 			} else {

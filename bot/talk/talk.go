@@ -256,11 +256,14 @@ func (t *Talk) add(from, text, kind string, segs []chat.Segment) {
 	case "whisper":
 		t.s.Emit("mc_whisper", "", said{from, text, segs, true})
 	case "system":
+		what, who := presence(text)
 		t.s.Emit("mc_system_chat", "", struct {
 			Message   string         `json:"message"`
 			Segments  []chat.Segment `json:"segments,omitempty"`
+			Presence  string         `json:"presence,omitempty"`
+			Username  string         `json:"username,omitempty"`
 			Untrusted bool           `json:"untrusted"`
-		}{text, segs, true})
+		}{text, segs, what, who, true})
 	}
 }
 

@@ -108,24 +108,19 @@ func Attach(s *core.Session, reg *registry.Registry, me *self.Self) *World {
 		panic("worldfeat: the default layout is invalid: " + err.Error())
 	}
 	w.store = store
-	handle := func(p mcdata.Packet, h core.Handler) {
-		if _, ok := w.c.Packets.ID(p); ok {
-			s.Handle(p, h)
-		}
-	}
-	handle(mcdata.ClientboundPlayLogin, w.login)
-	handle(mcdata.ClientboundPlayRespawn, w.respawn)
-	handle(mcdata.ClientboundPlayStartConfiguration, w.reconfigure)
-	handle(mcdata.ClientboundPlayPosition, w.moved)
-	handle(mcdata.ClientboundPlayMapChunk, w.chunk)
-	handle(mcdata.ClientboundPlayUnloadChunk, w.unload)
-	handle(mcdata.ClientboundPlayBlockChange, w.blockChange)
-	handle(mcdata.ClientboundPlayMultiBlockChange, w.sectionChange)
-	handle(mcdata.ClientboundPlayTileEntityData, w.blockEntity)
-	handle(mcdata.ClientboundPlayUpdateViewPosition, w.viewCenter)
-	handle(mcdata.ClientboundPlayUpdateViewDistance, w.viewDistance)
-	handle(mcdata.ClientboundPlayChunkBatchStart, w.batchStart)
-	handle(mcdata.ClientboundPlayChunkBatchFinished, w.batchFinished)
+	s.HandleIfPresent(mcdata.ClientboundPlayLogin, w.login)
+	s.HandleIfPresent(mcdata.ClientboundPlayRespawn, w.respawn)
+	s.HandleIfPresent(mcdata.ClientboundPlayStartConfiguration, w.reconfigure)
+	s.HandleIfPresent(mcdata.ClientboundPlayPosition, w.moved)
+	s.HandleIfPresent(mcdata.ClientboundPlayMapChunk, w.chunk)
+	s.HandleIfPresent(mcdata.ClientboundPlayUnloadChunk, w.unload)
+	s.HandleIfPresent(mcdata.ClientboundPlayBlockChange, w.blockChange)
+	s.HandleIfPresent(mcdata.ClientboundPlayMultiBlockChange, w.sectionChange)
+	s.HandleIfPresent(mcdata.ClientboundPlayTileEntityData, w.blockEntity)
+	s.HandleIfPresent(mcdata.ClientboundPlayUpdateViewPosition, w.viewCenter)
+	s.HandleIfPresent(mcdata.ClientboundPlayUpdateViewDistance, w.viewDistance)
+	s.HandleIfPresent(mcdata.ClientboundPlayChunkBatchStart, w.batchStart)
+	s.HandleIfPresent(mcdata.ClientboundPlayChunkBatchFinished, w.batchFinished)
 	return w
 }
 

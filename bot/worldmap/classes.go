@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/mcdata"
 )
 
@@ -54,23 +55,23 @@ var classInfo = [numClasses]struct {
 	letter byte
 	name   string
 }{
-	Unknown: {' ', "not loaded"},
-	Empty:   {'.', "nothing (void)"},
-	Grass:   {'g', "grass"},
-	Dirt:    {'d', "dirt"},
-	Sand:    {'s', "sand"},
-	Stone:   {'r', "stone"},
-	Water:   {'w', "water"},
-	Lava:    {'l', "lava"},
-	Leaves:  {'f', "leaves"},
-	Wood:    {'t', "wood"},
-	Snow:    {'n', "snow"},
-	Ice:     {'i', "ice"},
-	Nether:  {'x', "nether"},
-	Mineral: {'m', "ore or mineral block"},
-	Plant:   {'p', "plant"},
-	Built:   {'b', "built"},
-	Other:   {'o', "other"},
+	Unknown: {' ', api.MapUnknown},
+	Empty:   {'.', api.MapEmpty},
+	Grass:   {'g', api.MapGrass},
+	Dirt:    {'d', api.MapDirt},
+	Sand:    {'s', api.MapSand},
+	Stone:   {'r', api.MapStone},
+	Water:   {'w', api.MapWater},
+	Lava:    {'l', api.MapLava},
+	Leaves:  {'f', api.MapLeaves},
+	Wood:    {'t', api.MapWood},
+	Snow:    {'n', api.MapSnow},
+	Ice:     {'i', api.MapIce},
+	Nether:  {'x', api.MapNether},
+	Mineral: {'m', api.MapMineral},
+	Plant:   {'p', api.MapPlant},
+	Built:   {'b', api.MapBuilt},
+	Other:   {'o', api.MapOther},
 }
 
 // Letter is the class's character in mc_map's rows.

@@ -1,5 +1,6 @@
-// Package geom holds the bot's geometry types, shared by the features and
-// the tools.
+// Package geom holds the geometry types shared by the bot's features, its
+// tools and the shapes of their results (package api): a leaf, so that
+// the console can decode a position without compiling the bot.
 package geom
 
 import "math"

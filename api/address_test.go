@@ -1,4 +1,4 @@
-package lan
+package api
 
 import (
 	"encoding/json"
