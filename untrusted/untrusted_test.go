@@ -179,4 +179,3 @@ func TestShort(t *testing.T) {
 		}
 	}
 }
-
