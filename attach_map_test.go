@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/bot/peertest"
-	"github.com/blockmate/blockmate/internal/testctx"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 )
 
 // mapArrows are the glyphs the console draws the bot with, one per

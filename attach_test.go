@@ -18,10 +18,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/blockmate/blockmate/bot/peertest"
-	"github.com/blockmate/blockmate/internal/testctx"
-	"github.com/blockmate/blockmate/lan/netnstest"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/netnstest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 )
 
 // tmuxConsole is a console in a tmux server of its own (a private socket,

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/internal/testctx"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 )
 
 // Through the real sidecar: a call sent with a numeric id is listed by

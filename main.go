@@ -23,6 +23,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/bot/tools"
 	"github.com/blockmate/blockmate/lan"
 	"github.com/blockmate/blockmate/mcp"
 	"github.com/blockmate/blockmate/protocol"
@@ -145,7 +146,8 @@ func wire(log *slog.Logger) *runtimeParts {
 	bus := protocol.NewBus(log)
 	d := protocol.NewDispatcher(catalog, bus, log)
 	protocol.RegisterBuiltins(catalog, d)
-	mc := bot.RegisterToolsWith(catalog, d, log, bot.Options{})
+	mc := bot.NewClient(log, bus.Emit, d, bot.Options{})
+	tools.Register(catalog, mc, d)
 	lan.RegisterTools(catalog, lan.Options{Log: log})
 	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, close: mc.Close}
 }

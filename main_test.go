@@ -19,10 +19,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/netnstest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 	"github.com/blockmate/blockmate/lan"
-	"github.com/blockmate/blockmate/lan/netnstest"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
 func TestHelpVersionAndUnknownCommand(t *testing.T) {

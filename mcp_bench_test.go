@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/protocol/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
 )
 
 // BenchmarkToolRoundTrip measures one trivial call (mc_wait ms=0), one at a

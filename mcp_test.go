@@ -20,11 +20,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/blockmate/blockmate/bot/peertest"
-	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 	"github.com/blockmate/blockmate/mcp"
 	"github.com/blockmate/blockmate/protocol"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
 // syncBuffer is a bytes.Buffer safe for a process writing while a test

@@ -15,7 +15,17 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/bot/ping"
+	"github.com/blockmate/blockmate/protocol"
 )
+
+// Host is what the client needs from the dispatcher its tools run on:
+// what runs (to know a join is admitted), cancelling admitted mc_join
+// calls (mc_leave), and the event bus.
+type Host interface {
+	Running() []protocol.RunningCall
+	CancelBefore(ctx context.Context, tool string, cause error) []string
+	Events() *protocol.Bus
+}
 
 // Client is the bot: idle, joining, or in a world (one session at a time),
 // and the state its tools read. Its methods are safe from any goroutine.
@@ -28,11 +38,11 @@ type Client struct {
 	host Host
 
 	mu sync.Mutex
-	w  *world
+	w  *Session
 	// join is the join in progress, nil when none runs.
 	join *joinAttempt
 	// lastEnd is how the last session ended, for mc_status.
-	lastEnd *lastEnd
+	lastEnd *LastEnd
 }
 
 // joinAttempt is one running Join: its context (cancelled by mc_leave,
@@ -43,16 +53,17 @@ type joinAttempt struct {
 	done   chan struct{}
 }
 
-// lastEnd is a session's end as mc_status reports it.
-type lastEnd struct {
+// LastEnd is how a session ended, as mc_status reports it: why, when, and
+// the server's address.
+type LastEnd struct {
 	core.EndReason
-	at   time.Time
-	host string
-	port int
+	At   time.Time
+	Host string
+	Port int
 }
 
-// errJoinCancelled is the cause of a join cancelled by mc_leave.
-var errJoinCancelled = errors.New("the join was cancelled by mc_leave; call mc_join again to join a world")
+// ErrJoinCancelled is the cause of a join cancelled by mc_leave.
+var ErrJoinCancelled = errors.New("the join was cancelled by mc_leave; call mc_join again to join a world")
 
 // joinPingTimeout bounds the status ping a join starts with.
 const joinPingTimeout = 10 * time.Second
@@ -62,20 +73,23 @@ const joinPingTimeout = 10 * time.Second
 const joinUnwind = 10 * time.Second
 
 // NewClient returns a client that publishes events through emit (nil
-// drops them).
-func NewClient(log *slog.Logger, emit func(name, subKey string, payload any), opts Options) *Client {
+// drops them). host is the dispatcher the bot's tools run on (nil for a
+// client used without one): its running calls say which mc_join calls are
+// admitted, and mc_leave cancels them through it.
+func NewClient(log *slog.Logger, emit func(name, subKey string, payload any), host Host, opts Options) *Client {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if emit == nil {
 		emit = func(string, string, any) {}
 	}
-	return &Client{log: log, emit: emit, opts: opts}
+	return &Client{log: log, emit: emit, host: host, opts: opts}
 }
 
 var gameModes = [...]string{"survival", "creative", "adventure", "spectator"}
 
-func gameModeName(m int8) string {
+// GameModeName is the name of a game mode number ("survival" …).
+func GameModeName(m int8) string {
 	if m >= 0 && int(m) < len(gameModes) {
 		return gameModes[m]
 	}
@@ -109,7 +123,7 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	}
 	if w := c.w; w != nil {
 		c.mu.Unlock()
-		return api.JoinResult{}, fmt.Errorf("the bot is already in the world at %s as %s; call mc_leave first to join another world, or mc_status to see where it is", net.JoinHostPort(w.host, strconv.Itoa(w.port)), w.s.Username())
+		return api.JoinResult{}, fmt.Errorf("the bot is already in the world at %s as %s; call mc_leave first to join another world, or mc_status to see where it is", net.JoinHostPort(w.host, strconv.Itoa(w.port)), w.cs.Username())
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	j := &joinAttempt{ctx: ctx, cancel: cancel, done: make(chan struct{})}
@@ -129,7 +143,7 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	// ctxErr is what a cancelled join answers: mc_leave's sentence, or
 	// the caller's own cancellation (mc_stop).
 	ctxErr := func() error {
-		if err := context.Cause(ctx); errors.Is(err, errJoinCancelled) {
+		if err := context.Cause(ctx); errors.Is(err, ErrJoinCancelled) {
 			return err
 		}
 		return ctx.Err()
@@ -173,7 +187,7 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	if ctx.Err() != nil {
 		// mc_leave (or mc_stop) came between the spawn and here.
 		c.mu.Unlock()
-		w.s.Leave()
+		w.cs.Leave()
 		return api.JoinResult{}, ctxErr()
 	}
 	c.w = w
@@ -182,19 +196,19 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 
 	st := w.self.Snapshot()
 	return api.JoinResult{
-		Joined: true, Position: st.Position.Round(), GameMode: gameModeName(st.GameMode), Version: w.version,
-		Username: w.s.Username(), Server: net.JoinHostPort(host, strconv.Itoa(port)),
+		Joined: true, Position: st.Position.Round(), GameMode: GameModeName(st.GameMode), Version: w.version,
+		Username: w.cs.Username(), Server: net.JoinHostPort(host, strconv.Itoa(port)),
 	}, nil
 }
 
 // watch turns the end of a session into mc_disconnected.
-func (c *Client) watch(w *world) {
-	end := w.s.End()
+func (c *Client) watch(w *Session) {
+	end := w.cs.End()
 	c.mu.Lock()
 	if c.w == w {
 		c.w = nil
 	}
-	c.lastEnd = &lastEnd{EndReason: end, at: time.Now(), host: w.host, port: w.port}
+	c.lastEnd = &LastEnd{EndReason: end, At: time.Now(), Host: w.host, Port: w.port}
 	c.mu.Unlock()
 	c.emit("mc_disconnected", "", struct {
 		Reason    string `json:"reason"`
@@ -203,17 +217,18 @@ func (c *Client) watch(w *world) {
 	}{end.Reason, end.NextStep, end.Untrusted})
 }
 
-// errNotConnected is what every in-world tool says when the bot is in no
+// ErrNotConnected is what every in-world tool says when the bot is in no
 // world.
-var errNotConnected = errors.New("the bot is not in a world; call mc_join with the port first (mc_discover_lan finds it, or ask the player for the port shown in their chat after Open to LAN)")
+var ErrNotConnected = errors.New("the bot is not in a world; call mc_join with the port first (mc_discover_lan finds it, or ask the player for the port shown in their chat after Open to LAN)")
 
-// errStillJoining is what every in-world tool says while a join is
+// ErrStillJoining is what every in-world tool says while a join is
 // admitted or runs, so that a caller waits rather than joins again.
-var errStillJoining = errors.New("the bot is still joining a world; wait for mc_join's answer (or call mc_leave to cancel it)")
+var ErrStillJoining = errors.New("the bot is still joining a world; wait for mc_join's answer (or call mc_leave to cancel it)")
 
-// world returns the world the bot is in, or errStillJoining while an
-// mc_join is admitted or running, or errNotConnected.
-func (c *Client) world() (*world, error) {
+// Session returns the session of the world the bot is in, or an error
+// that every in-world tool answers with: the bot is still joining (an
+// mc_join is admitted or running), or it is in no world.
+func (c *Client) Session() (*Session, error) {
 	c.mu.Lock()
 	w, j := c.w, c.join
 	c.mu.Unlock()
@@ -221,9 +236,9 @@ func (c *Client) world() (*world, error) {
 	case w != nil:
 		return w, nil
 	case j != nil && j.ctx.Err() == nil, c.joinAdmitted():
-		return nil, errStillJoining
+		return nil, ErrStillJoining
 	}
-	return nil, errNotConnected
+	return nil, ErrNotConnected
 }
 
 // joinAdmitted reports whether the dispatcher has admitted an mc_join call
@@ -240,36 +255,30 @@ func (c *Client) joinAdmitted() bool {
 	return false
 }
 
-// joining reports whether a join is admitted or runs.
-func (c *Client) joining() bool {
+// Joining reports whether a join is admitted or runs.
+func (c *Client) Joining() bool {
 	c.mu.Lock()
 	j := c.join
 	c.mu.Unlock()
 	return (j != nil && j.ctx.Err() == nil) || c.joinAdmitted()
 }
 
-// Leave disconnects, or cancels a join in progress. It reports false when
-// the bot was in no world and joining none.
-func (c *Client) Leave() bool {
-	left, _ := c.leave(context.Background())
-	return left
-}
-
-// leave is Leave that also says whether it cancelled a join. Called from
+// Leave disconnects, or cancels a join in progress, and says which it did:
+// left is false when the bot was in no world and joining none. Called from
 // mc_leave (ctx is then its call's), it first cancels, through the
 // dispatcher, every mc_join call admitted before it, started or not: a
 // leave sent after a join always wins. A cancelled join has returned (and
-// left nothing behind) when leave returns.
-func (c *Client) leave(ctx context.Context) (left, cancelledJoin bool) {
+// left nothing behind) when Leave returns.
+func (c *Client) Leave(ctx context.Context) (left, cancelledJoin bool) {
 	var cancelled []string
 	if c.host != nil {
-		cancelled = c.host.CancelBefore(ctx, "mc_join", errJoinCancelled)
+		cancelled = c.host.CancelBefore(ctx, "mc_join", ErrJoinCancelled)
 	}
 	c.mu.Lock()
 	w, j := c.w, c.join
 	c.mu.Unlock()
 	if j != nil {
-		j.cancel(errJoinCancelled)
+		j.cancel(ErrJoinCancelled)
 		<-j.done
 	}
 	cancelledJoin = j != nil || len(cancelled) > 0
@@ -281,7 +290,7 @@ func (c *Client) leave(ctx context.Context) (left, cancelledJoin bool) {
 	if w == nil {
 		return cancelledJoin, cancelledJoin
 	}
-	w.s.Leave()
+	w.cs.Leave()
 	c.mu.Lock()
 	if c.w == w {
 		c.w = nil
@@ -293,22 +302,19 @@ func (c *Client) leave(ctx context.Context) (left, cancelledJoin bool) {
 // Close leaves the world, if in one, before blockmate exits.
 func (c *Client) Close(ctx context.Context) {
 	done := make(chan struct{})
-	go func() { c.Leave(); close(done) }()
+	go func() { c.Leave(context.Background()); close(done) }()
 	select {
 	case <-done:
 	case <-ctx.Done():
 	}
 }
 
-// aliveWorld is world for a tool that acts with the bot's body, which a
-// dead bot has not: the error says what it cannot do and how to go on.
-func (c *Client) aliveWorld(doing string) (*world, error) {
-	w, err := c.world()
-	if err != nil {
-		return nil, err
+// LastEnd is how the last session ended, and false while none has.
+func (c *Client) LastEnd() (LastEnd, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lastEnd == nil {
+		return LastEnd{}, false
 	}
-	if w.self.Snapshot().Dead {
-		return nil, fmt.Errorf("the bot is dead and cannot %s: call mc_respawn first", doing)
-	}
-	return w, nil
+	return *c.lastEnd, true
 }

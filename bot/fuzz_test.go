@@ -6,62 +6,30 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/metadata"
 	"github.com/blockmate/blockmate/bot/wire"
 	blocks "github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
 
-// fuzzWorld is a world with every feature attached over a connection
+// fuzzWorld is a session with every feature attached over a connection
 // whose writes vanish, configured (dimension types, biomes) and logged in,
 // so that chunk data is decoded.
-func fuzzWorld(proto int32) *world {
+func fuzzWorld(proto int32) *Session {
 	a, b := net.Pipe()
 	go func() { _, _ = io.Copy(io.Discard, b) }()
-	w := attach(a, codec.For(proto), testLog(), nil, "Theo", "127.0.0.1", 25565, Options{Clock: core.NewManualClock(time.Unix(1_700_000_000, 0))})
-	// The writer is in play, as after a real login, so that handlers may
-	// send.
-	if err := w.s.SwitchAfter(mcdata.ServerboundHandshakeSetProtocol, nil, mcdata.StatePlay); err != nil {
+	w, err := Offline(a, proto, nil, Options{Clock: core.NewManualClock(time.Unix(1_700_000_000, 0))})
+	if err != nil {
 		panic(err)
 	}
-	for _, body := range fuzzSetup(proto) {
-		if err := w.s.Route(body.p, body.b); err != nil {
+	for _, p := range fakeserver.OfflineSetup(proto) {
+		if err := w.cs.Route(p.Packet, p.Body); err != nil {
 			panic(err)
 		}
 	}
 	return w
-}
-
-type packetBody struct {
-	p mcdata.Packet
-	b []byte
-}
-
-// fuzzSetup is the registries and the login every fuzzed world starts
-// with.
-func fuzzSetup(proto int32) []packetBody {
-	var dims, biomes wire.Writer
-	dims.String("minecraft:dimension_type")
-	dims.VarInt(int32(len(fakeserver.DimensionTypes)))
-	for _, d := range fakeserver.DimensionTypes {
-		dims.String(d.Name)
-		dims.Bool(true)
-		fakeserver.NBTInts(&dims, map[string]int32{"min_y": d.MinY, "height": d.Height})
-	}
-	biomes.String("minecraft:worldgen/biome")
-	biomes.VarInt(int32(len(fakeserver.Biomes)))
-	for _, b := range fakeserver.Biomes {
-		biomes.String(b)
-		biomes.Bool(false)
-	}
-	return []packetBody{
-		{mcdata.ClientboundConfigRegistryData, dims.Bytes()},
-		{mcdata.ClientboundConfigRegistryData, biomes.Bytes()},
-		{mcdata.ClientboundPlayLogin, fakeserver.LoginBody(proto, 42, 4)},
-	}
 }
 
 // FuzzPacket feeds arbitrary payloads to the handlers of every clientbound
@@ -199,11 +167,11 @@ func FuzzPacket(f *testing.F) {
 		vi := int(b[0]/3) % len(releases)
 		state := mcdata.StateLogin + mcdata.State(b[0]%3)
 		w := fuzzWorld(int32(releases[vi].Protocol))
-		defer w.s.Leave()
-		p := w.s.Codec.Packets.Lookup(state, mcdata.Clientbound, int32(b[1]))
+		defer w.cs.Leave()
+		p := w.cs.Codec.Packets.Lookup(state, mcdata.Clientbound, int32(b[1]))
 		if p == mcdata.PacketNone {
 			return
 		}
-		_ = w.s.Route(p, b[2:])
+		_ = w.cs.Route(p, b[2:])
 	})
 }

@@ -9,10 +9,11 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/mcversion"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/geom"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
 
 // TestPlayEachVersion joins a scripted server at each protocol and checks
@@ -50,7 +51,7 @@ func TestPlayEachVersion(t *testing.T) {
 				steps <- func(f *fakeServer) { step(f); close(done) }
 				<-done
 			}
-			if st := w.self.Snapshot(); st.Position != (Vec3{X: 10.5, Y: 64, Z: -3.25}) || st.EntityID != 42 || st.Dimension != "minecraft:overworld" {
+			if st := w.self.Snapshot(); st.Position != (geom.Vec3{X: 10.5, Y: 64, Z: -3.25}) || st.EntityID != 42 || st.Dimension != "minecraft:overworld" {
 				t.Errorf("after join: pos %+v entity %d dimension %q", st.Position, st.EntityID, st.Dimension)
 			}
 
@@ -63,7 +64,7 @@ func TestPlayEachVersion(t *testing.T) {
 				f.Position(8, 1, 0, 1, 1|2|4)
 				f.Expect(mcdata.ServerboundPlayTeleportConfirm)
 			})
-			waitFor(t, func() bool { return w.self.Snapshot().Position == Vec3{X: 11.5, Y: 64, Z: -2.25} }, "relative position")
+			waitFor(t, func() bool { return w.self.Snapshot().Position == geom.Vec3{X: 11.5, Y: 64, Z: -2.25} }, "relative position")
 
 			// The roster at login is recorded, not announced; then a player
 			// joins the list; vanilla chat, a whisper and a system line.
@@ -219,7 +220,7 @@ func TestPlayEachVersion(t *testing.T) {
 				f.Send(mcdata.ClientboundPlayKeepAlive, func(w *wire.Writer) { w.Int64(6) })
 				f.Expect(mcdata.ServerboundPlayKeepAlive)
 			})
-			if p := phase(w.s.State()); p != "playing" {
+			if p := w.Phase(); p != "playing" {
 				t.Errorf("phase after reconfiguration %q", p)
 			}
 
@@ -266,8 +267,8 @@ func TestPlayEachVersion(t *testing.T) {
 			do(func(f *fakeServer) {
 				f.Send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "Server closed") })
 			})
-			<-w.s.Done()
-			if end := w.s.End(); !strings.Contains(end.Reason, "Server closed") || !end.Kicked || end.NextStep == "" {
+			<-w.cs.Done()
+			if end := w.cs.End(); !strings.Contains(end.Reason, "Server closed") || !end.Kicked || end.NextStep == "" {
 				t.Errorf("end = %+v", end)
 			}
 			stopSteps.Do(func() { close(steps) })
@@ -286,7 +287,7 @@ func TestJoinUnsupportedVersion(t *testing.T) {
 		w.String(`{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`)
 		f.SendRaw(0, w.Bytes())
 	})
-	c := NewClient(testLog(), nil, Options{})
+	c := NewClient(testLog(), nil, nil, Options{})
 	_, err := c.Join(context.Background(), "127.0.0.1", port, "Theo")
 	if err == nil || err.Error() != mcversion.Advice("26.3", 777) {
 		t.Errorf("err = %v", err)
@@ -294,7 +295,7 @@ func TestJoinUnsupportedVersion(t *testing.T) {
 }
 
 func TestJoinIsExclusive(t *testing.T) {
-	c := NewClient(testLog(), nil, Options{})
+	c := NewClient(testLog(), nil, nil, Options{})
 	c.mu.Lock()
 	c.join = &joinAttempt{ctx: context.Background(), done: make(chan struct{})}
 	c.mu.Unlock()
@@ -303,37 +304,9 @@ func TestJoinIsExclusive(t *testing.T) {
 	}
 	c.mu.Lock()
 	c.join = nil
-	c.w = &world{s: core.New(nil, codec.For(769), core.Options{Username: "Theo"}), host: "127.0.0.1", port: 25565}
+	c.w = &Session{cs: core.New(nil, codec.For(769), core.Options{Username: "Theo"}), host: "127.0.0.1", port: 25565}
 	c.mu.Unlock()
 	if _, err := c.Join(context.Background(), "127.0.0.1", 1, "Theo"); err == nil || !strings.Contains(err.Error(), "mc_leave") {
 		t.Errorf("join while connected: %v", err)
-	}
-}
-
-func TestMessages(t *testing.T) {
-	if _, err := cleanMessage("  "); err == nil {
-		t.Error("empty accepted")
-	}
-	for _, bad := range []string{"a\nb", "§ahi", "bell\x07", "del\x7f"} {
-		if _, err := cleanMessage(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	long := strings.Repeat("word ", 120) // 600 characters
-	parts := splitMessage(strings.TrimSpace(long), 256)
-	if len(parts) != 3 {
-		t.Fatalf("%d parts", len(parts))
-	}
-	for _, p := range parts {
-		if len(p) > 256 || strings.HasPrefix(p, " ") || strings.HasSuffix(p, " ") {
-			t.Errorf("part %q", p)
-		}
-	}
-	if got := strings.Join(parts, " "); got != strings.TrimSpace(long) {
-		t.Error("splitting lost words")
-	}
-	emoji := strings.Repeat("😀", 200) // 400 UTF-16 units
-	if parts := splitMessage(emoji, 256); len(parts) != 2 || len([]rune(parts[0])) != 128 {
-		t.Errorf("emoji split into %d parts", len(parts))
 	}
 }

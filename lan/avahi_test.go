@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/blockmate/blockmate/api"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/ping"
-	"github.com/blockmate/blockmate/internal/testctx"
-	"github.com/blockmate/blockmate/lan/netnstest"
+	"github.com/blockmate/blockmate/internal/testkit/netnstest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 )
 
 // These tests check blockmate's mDNS browse against a responder we did not

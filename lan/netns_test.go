@@ -19,9 +19,9 @@ import (
 
 	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot/ping"
-	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/netnstest"
 	"github.com/blockmate/blockmate/internal/testkit/statusserver"
-	"github.com/blockmate/blockmate/lan/netnstest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 	"github.com/blockmate/blockmate/protocol"
 )
 

@@ -14,12 +14,12 @@ import (
 	"github.com/hashicorp/mdns"
 
 	"github.com/blockmate/blockmate/api"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/ping"
-	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/netnstest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
 	"github.com/blockmate/blockmate/internal/testkit/statusserver"
-	"github.com/blockmate/blockmate/lan/netnstest"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 )
 
 // These tests run the real `blockmate sidecar` under `ip netns exec` in a

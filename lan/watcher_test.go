@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/internal/testkit/netnstest"
 	"github.com/blockmate/blockmate/internal/testkit/statusserver"
-	"github.com/blockmate/blockmate/lan/netnstest"
 	"github.com/blockmate/blockmate/protocol"
 )
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/bot/tools"
 	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
@@ -37,7 +38,7 @@ func newBotDispatcher(t testing.TB) *protocol.Dispatcher {
 	c := protocol.NewCatalog()
 	d := protocol.NewDispatcher(c, protocol.NewBus(nil), nil)
 	protocol.RegisterBuiltins(c, d)
-	bot.RegisterTools(c, d)
+	tools.Register(c, bot.NewClient(nil, d.Events().Emit, d, bot.Options{}), d)
 	return d
 }
 

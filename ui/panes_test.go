@@ -331,44 +331,19 @@ func TestJoinableWorldsFirstAndWhyNot(t *testing.T) {
 	}
 }
 
-// TestPlannedToolsAreNamedAsNotYetBuilt: asked for something the bot
-// cannot do yet, the console says so in words; which tools are missing is
-// the catalog's to say.
-func TestPlannedToolsAreNamedAsNotYetBuilt(t *testing.T) {
+// TestTypedToolNames: tool names typed in the short form run the tool the
+// catalog has; a word that is no tool stays unknown; the words the console
+// answers itself (quit, help) say what to do.
+func TestTypedToolNames(t *testing.T) {
 	c := newBotDispatcher(t).Catalog()
-	// Every planned tool is built now; a catalog of the built-in tools
-	// alone lacks the bot's, as a build without them would.
-	bare := protocol.NewCatalog()
-	protocol.RegisterBuiltins(bare, protocol.NewDispatcher(bare, protocol.NewBus(nil), nil))
-	for line, want := range map[string]string{
-		"sleep": "blockmate cannot sleep in a bed yet: mc_sleep is planned, not built.",
-	} {
-		_, err := parseLine(bare, line)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v; want %q", line, err, want)
-		}
-	}
 	if req, err := parseLine(c, "sleep"); err != nil || req.Tool != "mc_sleep" {
 		t.Fatalf("mc_sleep is built, yet: %v", err)
 	}
-	// A catalog that has the tool runs it: the list never overrules it.
 	if req, err := parseLine(newDispatcher(t).Catalog(), "goto 10 64 -3"); err != nil || req.Tool != "mc_goto" {
 		t.Fatalf("mc_goto exists in this catalog, yet: %v", err)
 	}
 	if req, err := parseLine(c, "follow Alex"); err != nil || req.Tool != "mc_follow" {
 		t.Fatalf("mc_follow is built, yet: %v", err)
-	}
-	// Every planned name is a tool name, and none is reported as missing
-	// while the catalog has it.
-	for name := range plannedTools {
-		if !strings.HasPrefix(name, "mc_") || strings.ContainsAny(name, " -") {
-			t.Errorf("planned tool %q is not a tool name", name)
-		}
-		if _, ok := c.Lookup(name); ok {
-			if _, missing := notBuiltYet(c, name); missing {
-				t.Errorf("%s exists but is reported as not built", name)
-			}
-		}
 	}
 	// Typed words the console answers itself.
 	if _, err := parseLine(c, "frobnicate"); err == nil || !strings.Contains(err.Error(), "unknown tool") {

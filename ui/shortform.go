@@ -128,9 +128,6 @@ func parseLine(c *protocol.Catalog, line string) (protocol.Request, error) {
 	}
 	t, ok := c.Lookup(req.Tool)
 	if !ok {
-		if missing, ok := notBuiltYet(c, req.Tool); ok {
-			return protocol.Request{}, errors.New(missing)
-		}
 		msg := fmt.Sprintf("unknown tool %q", truncate(clean(req.Tool), 40))
 		if near := c.Closest(req.Tool, 3); len(near) > 0 {
 			msg += "; did you mean " + strings.Join(near, " or ") + "? Tab completes tool names."

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/bot/peertest"
-	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/netnstest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 	"github.com/blockmate/blockmate/lan"
-	"github.com/blockmate/blockmate/lan/netnstest"
-	"github.com/blockmate/blockmate/protocol/sidecartest"
 )
 
 // tmuxSession is a detached tmux server of its own (a private socket, so

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/api"
-	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -20,7 +19,7 @@ func TestStatusShowsTheWalk(t *testing.T) {
 		t.Errorf("a bot standing still shows a walk:\n%s", view)
 	}
 	p.set(api.Status{Connected: true, State: "playing", Movement: &api.MovementTask{
-		Kind: "goto_player", Goal: bot.Vec3{X: 12.4, Y: 64, Z: -3.6}, Walked: 14, Left: 17,
+		Kind: "goto_player", Goal: geom.Vec3{X: 12.4, Y: 64, Z: -3.6}, Walked: 14, Left: 17,
 	}}, "")
 	view := strings.Join(p.lines(60), "\n")
 	for _, want := range []string{"Walk", "goto player", "→ 12 64 -4", "14/31 steps"} {

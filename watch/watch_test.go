@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/internal/testctx"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/watch"
 )

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // TestDigLayoutsMatchMinecraftProtocol: for every version, the bot's

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // packetVector is one packet minecraft-protocol serialized

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
 
 // startSpawning registers a real-time tick (so the read loop reads on

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // with is the hand's conditions holding a tool.

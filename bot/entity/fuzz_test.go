@@ -4,13 +4,13 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
-	"github.com/blockmate/blockmate/bot/internal/offline"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/players"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
+	"github.com/blockmate/blockmate/internal/testkit/offline"
 )
 
 // streamPackets are the packets FuzzEntityStream mixes.

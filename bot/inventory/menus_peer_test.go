@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // TestMenusMatchPeer compares the menu table with prismarine-windows' (a

@@ -9,8 +9,8 @@ import (
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/protodef"
-	"github.com/blockmate/blockmate/bot/protodef/mdtest"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/mdtest"
 )
 
 // TestSlotsMatchMinecraftProtocol decodes, for every protocol, item stacks

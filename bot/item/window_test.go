@@ -14,9 +14,9 @@ import (
 
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
-	"github.com/blockmate/blockmate/bot/protodef/mdtest"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/mdtest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // The window_items fixtures: a player inventory of 46 varied stacks (empty

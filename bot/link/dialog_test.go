@@ -8,10 +8,10 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
 
 // linkedWith is linked with the registry attached and events recorded.

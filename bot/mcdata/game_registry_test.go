@@ -13,7 +13,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/mcdata/internal/gen"
-	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // registryDump is one line of testdata/peers/registry_dump.js: what

@@ -8,7 +8,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/mcdata/internal/gen"
-	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // TestGeneratedFilesAreUpToDate regenerates the tables in memory from the

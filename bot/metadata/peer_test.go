@@ -5,8 +5,8 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/metadata"
-	"github.com/blockmate/blockmate/bot/protodef/mdtest"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/mdtest"
 )
 
 // TestMetadataMatchesMinecraftProtocol decodes, for every protocol,

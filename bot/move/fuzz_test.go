@@ -4,10 +4,10 @@ import (
 	"math"
 	"testing"
 
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
 
 // bodyPackets are the packets whose handlers move the body: the position

@@ -10,8 +10,6 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
-	"github.com/blockmate/blockmate/bot/internal/offline"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/self"
@@ -19,6 +17,8 @@ import (
 	"github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/bot/worldfeat"
 	"github.com/blockmate/blockmate/geom"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
+	"github.com/blockmate/blockmate/internal/testkit/offline"
 )
 
 type harness struct {

@@ -14,8 +14,8 @@ import (
 
 	"unsafe"
 
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // benchGen is the benchmark's world: 8×8 chunks (128×128 blocks) of

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // The bot's world store and its snapshots are Worlds, and tell unloaded

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // The differential test: prismarine-physics 1.11.1 (mineflayer's engine,

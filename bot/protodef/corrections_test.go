@@ -10,8 +10,8 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/metadata"
 	"github.com/blockmate/blockmate/bot/protodef"
-	"github.com/blockmate/blockmate/bot/protodef/mdtest"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/mdtest"
 )
 
 // gameVector is one value written as the decompiled game writes it, where

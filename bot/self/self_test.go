@@ -14,11 +14,11 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/geom"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
 
 type harness struct {

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/blockmate/blockmate/bot/core"
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
-	"github.com/blockmate/blockmate/bot/internal/offline"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/registry"
 	"github.com/blockmate/blockmate/bot/self"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
+	"github.com/blockmate/blockmate/internal/testkit/offline"
 )
 
 // protocols are the versions the feature is tested at: every release.

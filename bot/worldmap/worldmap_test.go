@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/blockmate/blockmate/bot/internal/fakeserver"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
 
 // stateOf is the first state matching a block-state pattern.

@@ -1,12 +1,12 @@
 'use strict'
-// events.js is the channel between a test peer and bot/peertest: JSON lines
+// events.js is the channel between a test peer and internal/testkit/peertest: JSON lines
 // written to file descriptor 3, which the Go side opens as a pipe. Using fd 3
 // instead of stdout keeps the channel clean of whatever the libraries print
 // (flying-squid writes a "> " prompt to stdout); stdout and stderr are kept
 // as the peer's log and shown when a test fails.
 const fs = require('fs')
 
-// bot/peertest sets PEERTEST_EVENT_FD to the descriptor it opened; run by
+// internal/testkit/peertest sets PEERTEST_EVENT_FD to the descriptor it opened; run by
 // hand, a peer reports on stdout instead. (Probing fd 3 does not work: Node
 // opens descriptors of its own, which may take the number.)
 const fd = Number(process.env.PEERTEST_EVENT_FD) || 1
