@@ -168,17 +168,11 @@ func (s *Server) startSessionEvents(ctx context.Context, ss *sdk.ServerSession, 
 }
 
 // logLevel is the severity an event is logged at, so a client that asks
-// for warnings only still hears of danger.
+// for warnings only still hears of danger: the event catalog's level, info
+// for an event it does not list.
 func logLevel(event string) sdk.LoggingLevel {
-	switch event {
-	case "mc_death":
-		return "error"
-	case "mc_low_health", "mc_low_food", "mc_hurt", "mc_hostile_nearby", "mc_stuck", "mc_disconnected", "mc_events_dropped":
-		return "warning"
-	case "mc_player_chat", "mc_whisper":
-		return "notice"
-	case "mc_task_progress":
-		return "debug"
+	if spec, ok := protocol.EventSpecFor(event); ok && spec.Level != "" {
+		return sdk.LoggingLevel(spec.Level)
 	}
 	return "info"
 }

@@ -90,3 +90,33 @@ func TestEventsDroppedMatchesItsCatalogEntry(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestEveryEventIsDescribedOnce: each catalog entry carries what its
+// readers need (its kind for the console's colours, its log level for MCP,
+// its sentence for people), and the sentences read their payloads: an
+// empty payload still makes a sentence, and a full one says what it holds.
+func TestEveryEventIsDescribedOnce(t *testing.T) {
+	levels := map[string]bool{"error": true, "warning": true, "notice": true, "info": true, "debug": true}
+	for _, spec := range EventCatalog {
+		if spec.Kind == "" || !levels[spec.Level] || spec.Sentence == nil {
+			t.Errorf("%s: kind %q, level %q, sentence set %v", spec.Name, spec.Kind, spec.Level, spec.Sentence != nil)
+			continue
+		}
+		if got := EventSentence(Event{Name: spec.Name, Payload: json.RawMessage(`{}`)}); got == "" && spec.Name != "mc_system_chat" {
+			t.Errorf("%s: no sentence for an empty payload", spec.Name)
+		}
+	}
+	for _, c := range []struct{ name, payload, want string }{
+		{"mc_player_joined", `{"username":"alex"}`, "alex joined"},
+		{"mc_hurt", `{"health":12.25,"attacker":"minecraft:zombie_villager"}`, "Hurt by zombie villager, health 12.2"},
+		{"mc_item_picked_up", `{"item":"oak_log","count":4}`, "Picked up 4 oak log"},
+		{"mc_task_progress", `{"tool":"mc_collect","id":"c1","done":2,"total":4}`, "collect: 2 of 4"},
+		{"mc_dialog", `{"title":"Rules","body":["be  nice","",""],"buttons":["OK"]}`, "The server showed a dialog “Rules”: “be nice” (buttons: OK); the bot closed it"},
+		{"mc_player_chat", `{"username":"alex","message":"hi \u001b[2Jthere"}`, "<alex> hi there"},
+		{"mc_not_in_the_catalog", `{}`, "not in the catalog"},
+	} {
+		if got := EventSentence(Event{Name: c.name, Payload: json.RawMessage(c.payload)}); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.name, c.payload, got, c.want)
+		}
+	}
+}

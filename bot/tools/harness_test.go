@@ -102,6 +102,17 @@ func (sw *scriptedWorld) start(t *testing.T, proto int32, opts bot.Options) {
 	sw.w = w
 }
 
+// command runs a scripted command with mc_command and waits until the
+// script's closing system line (marker) has arrived: mc_command answers
+// after a second without a reply, and a scene of chunks can take a loaded
+// machine longer than that to send.
+func (sw *scriptedWorld) command(t *testing.T, command, marker string) protocol.Response {
+	t.Helper()
+	res := callN(t, sw.d, "mc_command", `{"command":"`+command+`"}`)
+	sw.rec.WaitFor(t, "mc_system_chat", func(p string) bool { return strings.Contains(p, `"message":"`+marker+`"`) })
+	return res
+}
+
 var callSeq atomic.Int64
 
 // callN is call with an id of its own, for calls that run at once.
@@ -747,7 +758,7 @@ func TestNothingBeforeTheServerSaidIt(t *testing.T) {
 			t.Errorf("mc_status reports %s before the server sent it: %s", absent, res.Result)
 		}
 	}
-	callN(t, w.d, "mc_command", `{"command":"feed"}`)
+	w.command(t, "feed", "fed")
 	res = callN(t, w.d, "mc_get_health", "")
 	if string(res.Result) != `{"health":17,"max_health":20,"food":19,"saturation":2,"xp_level":3,"oxygen":300,"max_oxygen":300,"dead":false}` {
 		t.Errorf("mc_get_health after the server sent health: %s", res.Result)

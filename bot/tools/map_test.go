@@ -89,7 +89,7 @@ func TestMapOnEveryVersion(t *testing.T) {
 		proto := int32(r.Protocol)
 		t.Run(fmt.Sprint(proto), func(t *testing.T) {
 			w := mappedWorld(t, proto)
-			if res := callN(t, w.d, "mc_command", `{"command":"scene"}`); !res.OK {
+			if res := w.command(t, "scene", "scene set"); !res.OK {
 				t.Fatal(res.Error)
 			}
 			m := decode[mapResult](t, callN(t, w.d, "mc_map", `{"radius":8}`))
@@ -131,7 +131,7 @@ func TestMapOnEveryVersion(t *testing.T) {
 				t.Errorf("radius 24: hostiles %+v, legend %v", wide.Hostiles, wide.Legend)
 			}
 
-			callN(t, w.d, "mc_command", `{"command":"fill"}`)
+			w.command(t, "fill", "filled")
 			if m := decode[mapResult](t, callN(t, w.d, "mc_map", `{"radius":8}`)); m.Legend[m.cell(0, -3)] != "water" {
 				t.Errorf("after the block change 0 -3 is %q", m.cell(0, -3))
 			}

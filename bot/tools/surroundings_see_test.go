@@ -126,7 +126,7 @@ func TestTheBotSeesTheWorld(t *testing.T) {
 		proto := int32(r.Protocol)
 		t.Run(fmt.Sprint(proto), func(t *testing.T) {
 			w := seeingWorld(t, proto)
-			if res := callN(t, w.d, "mc_command", `{"command":"scene"}`); !res.OK {
+			if res := w.command(t, "scene", "scene set"); !res.OK {
 				t.Fatal(res.Error)
 			}
 
@@ -135,7 +135,6 @@ func TestTheBotSeesTheWorld(t *testing.T) {
 			if find.Found != 2 || find.Blocks[0].Position != (BlockPos{3, 61, 4}) || find.Blocks[0].Distance != 5.8 ||
 				find.Blocks[1].Position != (BlockPos{-7, 61, 2}) || find.Blocks[1].Distance != 7.9 || find.Blocks[0].Block != "oak_log[axis=y]" {
 				t.Errorf("mc_find_blocks oak log = %+v", find)
-				t.Logf("DEBUG stats %+v pos %+v refused? view len %d", w.w.Level().Stats(), w.w.Self().Snapshot().Position, w.w.Level().View().Len())
 			}
 			raw := callN(t, w.d, "mc_find_blocks", `{"block_type":"oak_log[axis=x]","max_distance":10}`)
 			if !strings.HasPrefix(string(raw.Result), `{"found":0,"blocks":[],"reason":"no oak_log[axis=x] within 10 blocks of the bot","next_step":"search farther (max_distance up to 16`) {
@@ -157,7 +156,7 @@ func TestTheBotSeesTheWorld(t *testing.T) {
 			if at.Block != "oak_log" || at.State["axis"] != "y" || at.Biome != "desert" || at.Position != (BlockPos{3, 61, 4}) {
 				t.Errorf("mc_block_at = %+v", at)
 			}
-			callN(t, w.d, "mc_command", `{"command":"cut"}`)
+			w.command(t, "cut", "cut")
 			if at := decode[blockAtResult](t, callN(t, w.d, "mc_block_at", `{"x":3,"y":61,"z":4}`)); at.Block != "stone" || len(at.State) != 0 {
 				t.Errorf("mc_block_at after the change = %+v", at)
 			}

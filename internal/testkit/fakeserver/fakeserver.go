@@ -23,6 +23,7 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -605,6 +606,32 @@ func (r *Recorder) Wait(t testing.TB, name string) any {
 		case <-r.ch:
 		case <-deadline:
 			t.Fatalf("no %s event; saw %+v", name, r.Names())
+			return nil
+		}
+	}
+}
+
+// WaitFor returns the first event called name whose payload match accepts,
+// waiting for it as long as the test may run (testctx): for a scripted
+// scene whose packets take a loaded machine longer than a command's reply
+// window to arrive.
+func (r *Recorder) WaitFor(t testing.TB, name string, match func(payload string) bool) any {
+	t.Helper()
+	ctx, cancel := testctx.New(t)
+	defer cancel()
+	for {
+		r.mu.Lock()
+		for _, e := range r.events {
+			if e.Name == name && match(JSON(e.Payload)) {
+				r.mu.Unlock()
+				return e.Payload
+			}
+		}
+		r.mu.Unlock()
+		select {
+		case <-r.ch:
+		case <-ctx.Done():
+			t.Fatalf("no %s event that matches; saw %+v", name, r.Names())
 			return nil
 		}
 	}
