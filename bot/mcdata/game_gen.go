@@ -2,6 +2,15 @@
 
 package mcdata
 
+// Block drops come from minecraft-data's 1.20 block loot table and each
+// release's blocks.json (bot/mcdata/internal/gen/planning.go says how);
+// where blockmate does not take their word (corrections_loot.go):
+//   - short_grass: the 1.20 table calls it grass; 1.20.3 renamed the block and its item short_grass.
+//   - pale_oak_leaves: pale oak leaves (1.21.4) drop as birch leaves do: the game's block loot gives both createLeavesDrops with the normal sapling chances (no apples).
+//   - resin_clump: blocks.json lists air as the drop of a resin clump; the clump drops itself.
+//   - items the 1.20 table names by an old name: grass → short_grass.
+//   - every other block the 1.20 table lacks drops what blocks.json lists.
+
 // gameParts locates each distinct part of the static game data in
 // game_data.bin: offset and length of its deflate stream, its inflated size,
 // and the minecraft-data folders it was built from.
@@ -16,73 +25,108 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartEffects, off: 55974, size: 493, raw: 881},        // pc/1.20.5, pc/1.21.4, pc/1.21.5, pc/1.21.6
 	{kind: gamePartRecipes, off: 56467, size: 8447, raw: 22202},     // pc/1.21.1
 	{kind: gamePartBiomes, off: 64914, size: 1513, raw: 3944},       // pc/1.20.5
-	{kind: gamePartBlocks, off: 66427, size: 18508, raw: 119297},    // pc/1.21.3
-	{kind: gamePartShapes, off: 84935, size: 20415, raw: 96815},     // pc/1.21.3
-	{kind: gamePartItems, off: 105350, size: 14324, raw: 46558},     // pc/1.21.3
-	{kind: gamePartMaterials, off: 119674, size: 378, raw: 1335},    // pc/1.21.3
-	{kind: gamePartEntities, off: 120052, size: 2413, raw: 8567},    // pc/1.21.3
-	{kind: gamePartRecipes, off: 122465, size: 8891, raw: 23500},    // pc/1.21.3
-	{kind: gamePartBiomes, off: 131356, size: 1303, raw: 4026},      // pc/1.21.3, pc/1.21.4, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
-	{kind: gamePartBlocks, off: 132659, size: 18703, raw: 120273},   // pc/1.21.4
-	{kind: gamePartShapes, off: 151362, size: 20729, raw: 86367},    // pc/1.21.4
-	{kind: gamePartItems, off: 172091, size: 14430, raw: 46897},     // pc/1.21.4
-	{kind: gamePartMaterials, off: 186521, size: 409, raw: 1335},    // pc/1.21.4
-	{kind: gamePartEntities, off: 186930, size: 2401, raw: 8502},    // pc/1.21.4
-	{kind: gamePartRecipes, off: 189331, size: 8894, raw: 23500},    // pc/1.21.4
-	{kind: gamePartBlocks, off: 198225, size: 18909, raw: 120572},   // pc/1.21.5
-	{kind: gamePartShapes, off: 217134, size: 20804, raw: 86566},    // pc/1.21.5
-	{kind: gamePartItems, off: 237938, size: 14553, raw: 47193},     // pc/1.21.5
-	{kind: gamePartFoods, off: 252491, size: 454, raw: 1099},        // pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
-	{kind: gamePartMaterials, off: 252945, size: 497, raw: 2035},    // pc/1.21.5
-	{kind: gamePartEntities, off: 253442, size: 2424, raw: 8589},    // pc/1.21.5
-	{kind: gamePartRecipes, off: 255866, size: 8986, raw: 23720},    // pc/1.21.5
-	{kind: gamePartBlocks, off: 264852, size: 18944, raw: 120702},   // pc/1.21.6
-	{kind: gamePartShapes, off: 283796, size: 20820, raw: 86633},    // pc/1.21.6, pc/1.21.8
-	{kind: gamePartItems, off: 304616, size: 14737, raw: 47791},     // pc/1.21.6
-	{kind: gamePartMaterials, off: 319353, size: 500, raw: 2035},    // pc/1.21.6, pc/1.21.8
-	{kind: gamePartEntities, off: 319853, size: 2441, raw: 8649},    // pc/1.21.6
-	{kind: gamePartRecipes, off: 322294, size: 9208, raw: 24192},    // pc/1.21.6
-	{kind: gamePartBlocks, off: 331502, size: 18941, raw: 120697},   // pc/1.21.8
-	{kind: gamePartItems, off: 350443, size: 14746, raw: 47828},     // pc/1.21.8
-	{kind: gamePartEntities, off: 365189, size: 2453, raw: 8632},    // pc/1.21.8
-	{kind: gamePartEffects, off: 367642, size: 492, raw: 883},       // pc/1.21.8, pc/1.21.9
-	{kind: gamePartRecipes, off: 368134, size: 9215, raw: 24192},    // pc/1.21.8
-	{kind: gamePartBlocks, off: 377349, size: 19955, raw: 130889},   // pc/1.21.9
-	{kind: gamePartShapes, off: 397304, size: 21622, raw: 97636},    // pc/1.21.9, pc/1.21.11
-	{kind: gamePartItems, off: 418926, size: 15443, raw: 50996},     // pc/1.21.9
-	{kind: gamePartMaterials, off: 434369, size: 545, raw: 2312},    // pc/1.21.9, pc/1.21.11
-	{kind: gamePartEntities, off: 434914, size: 2487, raw: 8743},    // pc/1.21.9
-	{kind: gamePartRecipes, off: 437401, size: 9578, raw: 24944},    // pc/1.21.9
-	{kind: gamePartBlocks, off: 446979, size: 19958, raw: 130887},   // pc/1.21.11
-	{kind: gamePartItems, off: 466937, size: 15609, raw: 51655},     // pc/1.21.11
-	{kind: gamePartFoods, off: 482546, size: 481, raw: 1227},        // pc/1.21.11
-	{kind: gamePartEntities, off: 483027, size: 2523, raw: 8926},    // pc/1.21.11
-	{kind: gamePartEnchantments, off: 485550, size: 712, raw: 1401}, // pc/1.21.11, pc/26.1
-	{kind: gamePartEffects, off: 486262, size: 514, raw: 930},       // pc/1.21.11, pc/26.1
-	{kind: gamePartRecipes, off: 486776, size: 9652, raw: 25272},    // pc/1.21.11
-	{kind: gamePartBiomes, off: 496428, size: 1303, raw: 4011},      // pc/1.21.11, pc/26.1
-	{kind: gamePartBlocks, off: 497731, size: 20021, raw: 131102},   // pc/26.1
-	{kind: gamePartShapes, off: 517752, size: 21637, raw: 97684},    // pc/26.1
-	{kind: gamePartItems, off: 539389, size: 15625, raw: 51691},     // pc/26.1
-	{kind: gamePartFoods, off: 555014, size: 494, raw: 1227},        // pc/26.1
-	{kind: gamePartMaterials, off: 555508, size: 545, raw: 2312},    // pc/26.1
-	{kind: gamePartEntities, off: 556053, size: 2537, raw: 8981},    // pc/26.1
-	{kind: gamePartRecipes, off: 558590, size: 9670, raw: 25329},    // pc/26.1
+	{kind: gamePartLoot, off: 66427, size: 1917, raw: 4917},         // pc/1.20
+	{kind: gamePartMobLoot, off: 68344, size: 537, raw: 736},        // pc/1.20
+	{kind: gamePartFurnace, off: 68881, size: 1084, raw: 1639},      // gen/furnace.txt
+	{kind: gamePartTags, off: 69965, size: 693, raw: 891},           // gen/tags.go
+	{kind: gamePartBlocks, off: 70658, size: 18508, raw: 119297},    // pc/1.21.3
+	{kind: gamePartShapes, off: 89166, size: 20415, raw: 96815},     // pc/1.21.3
+	{kind: gamePartItems, off: 109581, size: 14324, raw: 46558},     // pc/1.21.3
+	{kind: gamePartMaterials, off: 123905, size: 378, raw: 1335},    // pc/1.21.3
+	{kind: gamePartEntities, off: 124283, size: 2413, raw: 8567},    // pc/1.21.3
+	{kind: gamePartRecipes, off: 126696, size: 8891, raw: 23500},    // pc/1.21.3
+	{kind: gamePartBiomes, off: 135587, size: 1303, raw: 4026},      // pc/1.21.3, pc/1.21.4, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
+	{kind: gamePartLoot, off: 136890, size: 1956, raw: 5035},        // pc/1.20
+	{kind: gamePartMobLoot, off: 138846, size: 536, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 139382, size: 1132, raw: 1732},     // gen/furnace.txt
+	{kind: gamePartTags, off: 140514, size: 725, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 141239, size: 18703, raw: 120273},   // pc/1.21.4
+	{kind: gamePartShapes, off: 159942, size: 20729, raw: 86367},    // pc/1.21.4
+	{kind: gamePartItems, off: 180671, size: 14430, raw: 46897},     // pc/1.21.4
+	{kind: gamePartMaterials, off: 195101, size: 409, raw: 1335},    // pc/1.21.4
+	{kind: gamePartEntities, off: 195510, size: 2401, raw: 8502},    // pc/1.21.4
+	{kind: gamePartRecipes, off: 197911, size: 8894, raw: 23500},    // pc/1.21.4
+	{kind: gamePartLoot, off: 206805, size: 1982, raw: 5098},        // pc/1.20
+	{kind: gamePartMobLoot, off: 208787, size: 537, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 209324, size: 1141, raw: 1738},     // gen/furnace.txt
+	{kind: gamePartTags, off: 210465, size: 725, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 211190, size: 18909, raw: 120572},   // pc/1.21.5
+	{kind: gamePartShapes, off: 230099, size: 20804, raw: 86566},    // pc/1.21.5
+	{kind: gamePartItems, off: 250903, size: 14553, raw: 47193},     // pc/1.21.5
+	{kind: gamePartFoods, off: 265456, size: 454, raw: 1099},        // pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
+	{kind: gamePartMaterials, off: 265910, size: 497, raw: 2035},    // pc/1.21.5
+	{kind: gamePartEntities, off: 266407, size: 2424, raw: 8589},    // pc/1.21.5
+	{kind: gamePartRecipes, off: 268831, size: 8986, raw: 23720},    // pc/1.21.5
+	{kind: gamePartLoot, off: 277817, size: 1984, raw: 5123},        // pc/1.20
+	{kind: gamePartMobLoot, off: 279801, size: 539, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 280340, size: 1169, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartTags, off: 281509, size: 726, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 282235, size: 18944, raw: 120702},   // pc/1.21.6
+	{kind: gamePartShapes, off: 301179, size: 20820, raw: 86633},    // pc/1.21.6, pc/1.21.8
+	{kind: gamePartItems, off: 321999, size: 14737, raw: 47791},     // pc/1.21.6
+	{kind: gamePartMaterials, off: 336736, size: 500, raw: 2035},    // pc/1.21.6, pc/1.21.8
+	{kind: gamePartEntities, off: 337236, size: 2441, raw: 8649},    // pc/1.21.6
+	{kind: gamePartRecipes, off: 339677, size: 9208, raw: 24192},    // pc/1.21.6
+	{kind: gamePartLoot, off: 348885, size: 1993, raw: 5128},        // pc/1.20
+	{kind: gamePartMobLoot, off: 350878, size: 540, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 351418, size: 1175, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartTags, off: 352593, size: 731, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 353324, size: 18941, raw: 120697},   // pc/1.21.8
+	{kind: gamePartItems, off: 372265, size: 14746, raw: 47828},     // pc/1.21.8
+	{kind: gamePartEntities, off: 387011, size: 2453, raw: 8632},    // pc/1.21.8
+	{kind: gamePartEffects, off: 389464, size: 492, raw: 883},       // pc/1.21.8, pc/1.21.9
+	{kind: gamePartRecipes, off: 389956, size: 9215, raw: 24192},    // pc/1.21.8
+	{kind: gamePartLoot, off: 399171, size: 1993, raw: 5128},        // pc/1.20
+	{kind: gamePartMobLoot, off: 401164, size: 540, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 401704, size: 1177, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartBlocks, off: 402881, size: 19955, raw: 130889},   // pc/1.21.9
+	{kind: gamePartShapes, off: 422836, size: 21622, raw: 97636},    // pc/1.21.9, pc/1.21.11
+	{kind: gamePartItems, off: 444458, size: 15443, raw: 50996},     // pc/1.21.9
+	{kind: gamePartMaterials, off: 459901, size: 545, raw: 2312},    // pc/1.21.9, pc/1.21.11
+	{kind: gamePartEntities, off: 460446, size: 2487, raw: 8743},    // pc/1.21.9
+	{kind: gamePartRecipes, off: 462933, size: 9578, raw: 24944},    // pc/1.21.9
+	{kind: gamePartLoot, off: 472511, size: 2093, raw: 5433},        // pc/1.20
+	{kind: gamePartMobLoot, off: 474604, size: 543, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 475147, size: 1199, raw: 1853},     // gen/furnace.txt
+	{kind: gamePartTags, off: 476346, size: 762, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 477108, size: 19958, raw: 130887},   // pc/1.21.11
+	{kind: gamePartItems, off: 497066, size: 15609, raw: 51655},     // pc/1.21.11
+	{kind: gamePartFoods, off: 512675, size: 481, raw: 1227},        // pc/1.21.11
+	{kind: gamePartEntities, off: 513156, size: 2523, raw: 8926},    // pc/1.21.11
+	{kind: gamePartEnchantments, off: 515679, size: 712, raw: 1401}, // pc/1.21.11, pc/26.1
+	{kind: gamePartEffects, off: 516391, size: 514, raw: 930},       // pc/1.21.11, pc/26.1
+	{kind: gamePartRecipes, off: 516905, size: 9652, raw: 25272},    // pc/1.21.11
+	{kind: gamePartBiomes, off: 526557, size: 1303, raw: 4011},      // pc/1.21.11, pc/26.1
+	{kind: gamePartLoot, off: 527860, size: 2097, raw: 5433},        // pc/1.20
+	{kind: gamePartMobLoot, off: 529957, size: 544, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 530501, size: 1206, raw: 1857},     // gen/furnace.txt
+	{kind: gamePartTags, off: 531707, size: 765, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 532472, size: 20021, raw: 131102},   // pc/26.1
+	{kind: gamePartShapes, off: 552493, size: 21637, raw: 97684},    // pc/26.1
+	{kind: gamePartItems, off: 574130, size: 15625, raw: 51691},     // pc/26.1
+	{kind: gamePartFoods, off: 589755, size: 494, raw: 1227},        // pc/26.1
+	{kind: gamePartMaterials, off: 590249, size: 545, raw: 2312},    // pc/26.1
+	{kind: gamePartEntities, off: 590794, size: 2537, raw: 8981},    // pc/26.1
+	{kind: gamePartRecipes, off: 593331, size: 9670, raw: 25329},    // pc/26.1
+	{kind: gamePartLoot, off: 603001, size: 2099, raw: 5447},        // pc/1.20
+	{kind: gamePartMobLoot, off: 605100, size: 544, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 605644, size: 1211, raw: 1857},     // gen/furnace.txt
+	{kind: gamePartTags, off: 606855, size: 765, raw: 979},          // gen/tags.go
 }
 
-// game_data.bin holds 62 parts: 568260 bytes compressed, 2523067 inflated.
+// game_data.bin holds 97 parts: 607620 bytes compressed, 2600116 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of
 // each of its parts.
 var gameVersions = [...]gameVersionRef{
-	{protocols: []int32{767}, version: "1.21.1", parts: [numGameParts]uint16{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
-	{protocols: []int32{768}, version: "1.21.3", parts: [numGameParts]uint16{10, 11, 12, 3, 13, 14, 6, 7, 15, 16}},
-	{protocols: []int32{769}, version: "1.21.4", parts: [numGameParts]uint16{17, 18, 19, 3, 20, 21, 6, 7, 22, 16}},
-	{protocols: []int32{770}, version: "1.21.5", parts: [numGameParts]uint16{23, 24, 25, 26, 27, 28, 6, 7, 29, 16}},
-	{protocols: []int32{771}, version: "1.21.6", parts: [numGameParts]uint16{30, 31, 32, 26, 33, 34, 6, 7, 35, 16}},
-	{protocols: []int32{772}, version: "1.21.8", parts: [numGameParts]uint16{36, 31, 37, 26, 33, 38, 6, 39, 40, 16}},
-	{protocols: []int32{773}, version: "1.21.10", parts: [numGameParts]uint16{41, 42, 43, 26, 44, 45, 6, 39, 46, 16}},
-	{protocols: []int32{774}, version: "1.21.11", parts: [numGameParts]uint16{47, 42, 48, 49, 44, 50, 51, 52, 53, 54}},
-	{protocols: []int32{775}, version: "26.1", parts: [numGameParts]uint16{55, 56, 57, 58, 59, 60, 51, 52, 61, 54}},
+	{protocols: []int32{767}, version: "1.21.1", parts: [numGameParts]uint16{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}},
+	{protocols: []int32{768}, version: "1.21.3", parts: [numGameParts]uint16{14, 15, 16, 3, 17, 18, 6, 7, 19, 20, 21, 22, 23, 24}},
+	{protocols: []int32{769}, version: "1.21.4", parts: [numGameParts]uint16{25, 26, 27, 3, 28, 29, 6, 7, 30, 20, 31, 32, 33, 34}},
+	{protocols: []int32{770}, version: "1.21.5", parts: [numGameParts]uint16{35, 36, 37, 38, 39, 40, 6, 7, 41, 20, 42, 43, 44, 45}},
+	{protocols: []int32{771}, version: "1.21.6", parts: [numGameParts]uint16{46, 47, 48, 38, 49, 50, 6, 7, 51, 20, 52, 53, 54, 55}},
+	{protocols: []int32{772}, version: "1.21.8", parts: [numGameParts]uint16{56, 47, 57, 38, 49, 58, 6, 59, 60, 20, 61, 62, 63, 55}},
+	{protocols: []int32{773}, version: "1.21.10", parts: [numGameParts]uint16{64, 65, 66, 38, 67, 68, 6, 59, 69, 20, 70, 71, 72, 73}},
+	{protocols: []int32{774}, version: "1.21.11", parts: [numGameParts]uint16{74, 65, 75, 76, 67, 77, 78, 79, 80, 81, 82, 83, 84, 85}},
+	{protocols: []int32{775}, version: "26.1", parts: [numGameParts]uint16{86, 87, 88, 89, 90, 91, 78, 79, 92, 81, 93, 94, 95, 96}},
 }
