@@ -10,6 +10,7 @@ package mcdata
 //   - resin_clump: blocks.json lists air as the drop of a resin clump; the clump drops itself.
 //   - items the 1.20 table names by an old name: grass → short_grass.
 //   - every other block the 1.20 table lacks drops what blocks.json lists.
+// Recipes (corrections_recipes.go): the dye recipes (a dye and a wool, carpet, bed or harness of another colour) keep only minecraft-data's first alternative colour; the white one is added to each, the one a player dyes.
 
 // gameParts locates each distinct part of the static game data in
 // game_data.bin: offset and length of its deflate stream, its inflated size,
@@ -23,98 +24,98 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartEntities, off: 53112, size: 2162, raw: 7289},     // pc/1.20.5
 	{kind: gamePartEnchantments, off: 55274, size: 700, raw: 1364},  // pc/1.21.1, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
 	{kind: gamePartEffects, off: 55974, size: 493, raw: 881},        // pc/1.20.5, pc/1.21.4, pc/1.21.5, pc/1.21.6
-	{kind: gamePartRecipes, off: 56467, size: 8447, raw: 22202},     // pc/1.21.1
-	{kind: gamePartBiomes, off: 64914, size: 1513, raw: 3944},       // pc/1.20.5
-	{kind: gamePartLoot, off: 66427, size: 1917, raw: 4917},         // pc/1.20
-	{kind: gamePartMobLoot, off: 68344, size: 537, raw: 736},        // pc/1.20
-	{kind: gamePartFurnace, off: 68881, size: 1084, raw: 1639},      // gen/furnace.txt
-	{kind: gamePartTags, off: 69965, size: 693, raw: 891},           // gen/tags.go
-	{kind: gamePartBlocks, off: 70658, size: 18508, raw: 119297},    // pc/1.21.3
-	{kind: gamePartShapes, off: 89166, size: 20415, raw: 96815},     // pc/1.21.3
-	{kind: gamePartItems, off: 109581, size: 14324, raw: 46558},     // pc/1.21.3
-	{kind: gamePartMaterials, off: 123905, size: 378, raw: 1335},    // pc/1.21.3
-	{kind: gamePartEntities, off: 124283, size: 2413, raw: 8567},    // pc/1.21.3
-	{kind: gamePartRecipes, off: 126696, size: 8891, raw: 23500},    // pc/1.21.3
-	{kind: gamePartBiomes, off: 135587, size: 1303, raw: 4026},      // pc/1.21.3, pc/1.21.4, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
-	{kind: gamePartLoot, off: 136890, size: 1956, raw: 5035},        // pc/1.20
-	{kind: gamePartMobLoot, off: 138846, size: 536, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 139382, size: 1132, raw: 1732},     // gen/furnace.txt
-	{kind: gamePartTags, off: 140514, size: 725, raw: 935},          // gen/tags.go
-	{kind: gamePartBlocks, off: 141239, size: 18703, raw: 120273},   // pc/1.21.4
-	{kind: gamePartShapes, off: 159942, size: 20729, raw: 86367},    // pc/1.21.4
-	{kind: gamePartItems, off: 180671, size: 14430, raw: 46897},     // pc/1.21.4
-	{kind: gamePartMaterials, off: 195101, size: 409, raw: 1335},    // pc/1.21.4
-	{kind: gamePartEntities, off: 195510, size: 2401, raw: 8502},    // pc/1.21.4
-	{kind: gamePartRecipes, off: 197911, size: 8894, raw: 23500},    // pc/1.21.4
-	{kind: gamePartLoot, off: 206805, size: 1982, raw: 5098},        // pc/1.20
-	{kind: gamePartMobLoot, off: 208787, size: 537, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 209324, size: 1141, raw: 1738},     // gen/furnace.txt
-	{kind: gamePartTags, off: 210465, size: 725, raw: 935},          // gen/tags.go
-	{kind: gamePartBlocks, off: 211190, size: 18909, raw: 120572},   // pc/1.21.5
-	{kind: gamePartShapes, off: 230099, size: 20804, raw: 86566},    // pc/1.21.5
-	{kind: gamePartItems, off: 250903, size: 14553, raw: 47193},     // pc/1.21.5
-	{kind: gamePartFoods, off: 265456, size: 454, raw: 1099},        // pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
-	{kind: gamePartMaterials, off: 265910, size: 497, raw: 2035},    // pc/1.21.5
-	{kind: gamePartEntities, off: 266407, size: 2424, raw: 8589},    // pc/1.21.5
-	{kind: gamePartRecipes, off: 268831, size: 8986, raw: 23720},    // pc/1.21.5
-	{kind: gamePartLoot, off: 277817, size: 1984, raw: 5123},        // pc/1.20
-	{kind: gamePartMobLoot, off: 279801, size: 539, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 280340, size: 1169, raw: 1813},     // gen/furnace.txt
-	{kind: gamePartTags, off: 281509, size: 726, raw: 935},          // gen/tags.go
-	{kind: gamePartBlocks, off: 282235, size: 18944, raw: 120702},   // pc/1.21.6
-	{kind: gamePartShapes, off: 301179, size: 20820, raw: 86633},    // pc/1.21.6, pc/1.21.8
-	{kind: gamePartItems, off: 321999, size: 14737, raw: 47791},     // pc/1.21.6
-	{kind: gamePartMaterials, off: 336736, size: 500, raw: 2035},    // pc/1.21.6, pc/1.21.8
-	{kind: gamePartEntities, off: 337236, size: 2441, raw: 8649},    // pc/1.21.6
-	{kind: gamePartRecipes, off: 339677, size: 9208, raw: 24192},    // pc/1.21.6
-	{kind: gamePartLoot, off: 348885, size: 1993, raw: 5128},        // pc/1.20
-	{kind: gamePartMobLoot, off: 350878, size: 540, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 351418, size: 1175, raw: 1813},     // gen/furnace.txt
-	{kind: gamePartTags, off: 352593, size: 731, raw: 935},          // gen/tags.go
-	{kind: gamePartBlocks, off: 353324, size: 18941, raw: 120697},   // pc/1.21.8
-	{kind: gamePartItems, off: 372265, size: 14746, raw: 47828},     // pc/1.21.8
-	{kind: gamePartEntities, off: 387011, size: 2453, raw: 8632},    // pc/1.21.8
-	{kind: gamePartEffects, off: 389464, size: 492, raw: 883},       // pc/1.21.8, pc/1.21.9
-	{kind: gamePartRecipes, off: 389956, size: 9215, raw: 24192},    // pc/1.21.8
-	{kind: gamePartLoot, off: 399171, size: 1993, raw: 5128},        // pc/1.20
-	{kind: gamePartMobLoot, off: 401164, size: 540, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 401704, size: 1177, raw: 1813},     // gen/furnace.txt
-	{kind: gamePartBlocks, off: 402881, size: 19955, raw: 130889},   // pc/1.21.9
-	{kind: gamePartShapes, off: 422836, size: 21622, raw: 97636},    // pc/1.21.9, pc/1.21.11
-	{kind: gamePartItems, off: 444458, size: 15443, raw: 50996},     // pc/1.21.9
-	{kind: gamePartMaterials, off: 459901, size: 545, raw: 2312},    // pc/1.21.9, pc/1.21.11
-	{kind: gamePartEntities, off: 460446, size: 2487, raw: 8743},    // pc/1.21.9
-	{kind: gamePartRecipes, off: 462933, size: 9578, raw: 24944},    // pc/1.21.9
-	{kind: gamePartLoot, off: 472511, size: 2093, raw: 5433},        // pc/1.20
-	{kind: gamePartMobLoot, off: 474604, size: 543, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 475147, size: 1199, raw: 1853},     // gen/furnace.txt
-	{kind: gamePartTags, off: 476346, size: 762, raw: 979},          // gen/tags.go
-	{kind: gamePartBlocks, off: 477108, size: 19958, raw: 130887},   // pc/1.21.11
-	{kind: gamePartItems, off: 497066, size: 15609, raw: 51655},     // pc/1.21.11
-	{kind: gamePartFoods, off: 512675, size: 481, raw: 1227},        // pc/1.21.11
-	{kind: gamePartEntities, off: 513156, size: 2523, raw: 8926},    // pc/1.21.11
-	{kind: gamePartEnchantments, off: 515679, size: 712, raw: 1401}, // pc/1.21.11, pc/26.1
-	{kind: gamePartEffects, off: 516391, size: 514, raw: 930},       // pc/1.21.11, pc/26.1
-	{kind: gamePartRecipes, off: 516905, size: 9652, raw: 25272},    // pc/1.21.11
-	{kind: gamePartBiomes, off: 526557, size: 1303, raw: 4011},      // pc/1.21.11, pc/26.1
-	{kind: gamePartLoot, off: 527860, size: 2097, raw: 5433},        // pc/1.20
-	{kind: gamePartMobLoot, off: 529957, size: 544, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 530501, size: 1206, raw: 1857},     // gen/furnace.txt
-	{kind: gamePartTags, off: 531707, size: 765, raw: 979},          // gen/tags.go
-	{kind: gamePartBlocks, off: 532472, size: 20021, raw: 131102},   // pc/26.1
-	{kind: gamePartShapes, off: 552493, size: 21637, raw: 97684},    // pc/26.1
-	{kind: gamePartItems, off: 574130, size: 15625, raw: 51691},     // pc/26.1
-	{kind: gamePartFoods, off: 589755, size: 494, raw: 1227},        // pc/26.1
-	{kind: gamePartMaterials, off: 590249, size: 545, raw: 2312},    // pc/26.1
-	{kind: gamePartEntities, off: 590794, size: 2537, raw: 8981},    // pc/26.1
-	{kind: gamePartRecipes, off: 593331, size: 9670, raw: 25329},    // pc/26.1
-	{kind: gamePartLoot, off: 603001, size: 2099, raw: 5447},        // pc/1.20
-	{kind: gamePartMobLoot, off: 605100, size: 544, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 605644, size: 1211, raw: 1857},     // gen/furnace.txt
-	{kind: gamePartTags, off: 606855, size: 765, raw: 979},          // gen/tags.go
+	{kind: gamePartRecipes, off: 56467, size: 8595, raw: 22607},     // pc/1.21.1
+	{kind: gamePartBiomes, off: 65062, size: 1513, raw: 3944},       // pc/1.20.5
+	{kind: gamePartLoot, off: 66575, size: 1917, raw: 4917},         // pc/1.20
+	{kind: gamePartMobLoot, off: 68492, size: 537, raw: 736},        // pc/1.20
+	{kind: gamePartFurnace, off: 69029, size: 1084, raw: 1639},      // gen/furnace.txt
+	{kind: gamePartTags, off: 70113, size: 693, raw: 891},           // gen/tags.go
+	{kind: gamePartBlocks, off: 70806, size: 18508, raw: 119297},    // pc/1.21.3
+	{kind: gamePartShapes, off: 89314, size: 20415, raw: 96815},     // pc/1.21.3
+	{kind: gamePartItems, off: 109729, size: 14324, raw: 46558},     // pc/1.21.3
+	{kind: gamePartMaterials, off: 124053, size: 378, raw: 1335},    // pc/1.21.3
+	{kind: gamePartEntities, off: 124431, size: 2413, raw: 8567},    // pc/1.21.3
+	{kind: gamePartRecipes, off: 126844, size: 9038, raw: 23905},    // pc/1.21.3
+	{kind: gamePartBiomes, off: 135882, size: 1303, raw: 4026},      // pc/1.21.3, pc/1.21.4, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
+	{kind: gamePartLoot, off: 137185, size: 1956, raw: 5035},        // pc/1.20
+	{kind: gamePartMobLoot, off: 139141, size: 536, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 139677, size: 1132, raw: 1732},     // gen/furnace.txt
+	{kind: gamePartTags, off: 140809, size: 725, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 141534, size: 18703, raw: 120273},   // pc/1.21.4
+	{kind: gamePartShapes, off: 160237, size: 20729, raw: 86367},    // pc/1.21.4
+	{kind: gamePartItems, off: 180966, size: 14430, raw: 46897},     // pc/1.21.4
+	{kind: gamePartMaterials, off: 195396, size: 409, raw: 1335},    // pc/1.21.4
+	{kind: gamePartEntities, off: 195805, size: 2401, raw: 8502},    // pc/1.21.4
+	{kind: gamePartRecipes, off: 198206, size: 9042, raw: 23905},    // pc/1.21.4
+	{kind: gamePartLoot, off: 207248, size: 1982, raw: 5098},        // pc/1.20
+	{kind: gamePartMobLoot, off: 209230, size: 537, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 209767, size: 1141, raw: 1738},     // gen/furnace.txt
+	{kind: gamePartTags, off: 210908, size: 725, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 211633, size: 18909, raw: 120572},   // pc/1.21.5
+	{kind: gamePartShapes, off: 230542, size: 20804, raw: 86566},    // pc/1.21.5
+	{kind: gamePartItems, off: 251346, size: 14553, raw: 47193},     // pc/1.21.5
+	{kind: gamePartFoods, off: 265899, size: 454, raw: 1099},        // pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
+	{kind: gamePartMaterials, off: 266353, size: 497, raw: 2035},    // pc/1.21.5
+	{kind: gamePartEntities, off: 266850, size: 2424, raw: 8589},    // pc/1.21.5
+	{kind: gamePartRecipes, off: 269274, size: 9136, raw: 24125},    // pc/1.21.5
+	{kind: gamePartLoot, off: 278410, size: 1984, raw: 5123},        // pc/1.20
+	{kind: gamePartMobLoot, off: 280394, size: 539, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 280933, size: 1169, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartTags, off: 282102, size: 726, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 282828, size: 18944, raw: 120702},   // pc/1.21.6
+	{kind: gamePartShapes, off: 301772, size: 20820, raw: 86633},    // pc/1.21.6, pc/1.21.8
+	{kind: gamePartItems, off: 322592, size: 14737, raw: 47791},     // pc/1.21.6
+	{kind: gamePartMaterials, off: 337329, size: 500, raw: 2035},    // pc/1.21.6, pc/1.21.8
+	{kind: gamePartEntities, off: 337829, size: 2441, raw: 8649},    // pc/1.21.6
+	{kind: gamePartRecipes, off: 340270, size: 9404, raw: 24732},    // pc/1.21.6
+	{kind: gamePartLoot, off: 349674, size: 1993, raw: 5128},        // pc/1.20
+	{kind: gamePartMobLoot, off: 351667, size: 540, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 352207, size: 1175, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartTags, off: 353382, size: 731, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 354113, size: 18941, raw: 120697},   // pc/1.21.8
+	{kind: gamePartItems, off: 373054, size: 14746, raw: 47828},     // pc/1.21.8
+	{kind: gamePartEntities, off: 387800, size: 2453, raw: 8632},    // pc/1.21.8
+	{kind: gamePartEffects, off: 390253, size: 492, raw: 883},       // pc/1.21.8, pc/1.21.9
+	{kind: gamePartRecipes, off: 390745, size: 9407, raw: 24732},    // pc/1.21.8
+	{kind: gamePartLoot, off: 400152, size: 1993, raw: 5128},        // pc/1.20
+	{kind: gamePartMobLoot, off: 402145, size: 540, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 402685, size: 1177, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartBlocks, off: 403862, size: 19955, raw: 130889},   // pc/1.21.9
+	{kind: gamePartShapes, off: 423817, size: 21622, raw: 97636},    // pc/1.21.9, pc/1.21.11
+	{kind: gamePartItems, off: 445439, size: 15443, raw: 50996},     // pc/1.21.9
+	{kind: gamePartMaterials, off: 460882, size: 545, raw: 2312},    // pc/1.21.9, pc/1.21.11
+	{kind: gamePartEntities, off: 461427, size: 2487, raw: 8743},    // pc/1.21.9
+	{kind: gamePartRecipes, off: 463914, size: 9762, raw: 25484},    // pc/1.21.9
+	{kind: gamePartLoot, off: 473676, size: 2093, raw: 5433},        // pc/1.20
+	{kind: gamePartMobLoot, off: 475769, size: 543, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 476312, size: 1199, raw: 1853},     // gen/furnace.txt
+	{kind: gamePartTags, off: 477511, size: 762, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 478273, size: 19958, raw: 130887},   // pc/1.21.11
+	{kind: gamePartItems, off: 498231, size: 15609, raw: 51655},     // pc/1.21.11
+	{kind: gamePartFoods, off: 513840, size: 481, raw: 1227},        // pc/1.21.11
+	{kind: gamePartEntities, off: 514321, size: 2523, raw: 8926},    // pc/1.21.11
+	{kind: gamePartEnchantments, off: 516844, size: 712, raw: 1401}, // pc/1.21.11, pc/26.1
+	{kind: gamePartEffects, off: 517556, size: 514, raw: 930},       // pc/1.21.11, pc/26.1
+	{kind: gamePartRecipes, off: 518070, size: 9839, raw: 25812},    // pc/1.21.11
+	{kind: gamePartBiomes, off: 527909, size: 1303, raw: 4011},      // pc/1.21.11, pc/26.1
+	{kind: gamePartLoot, off: 529212, size: 2097, raw: 5433},        // pc/1.20
+	{kind: gamePartMobLoot, off: 531309, size: 544, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 531853, size: 1206, raw: 1857},     // gen/furnace.txt
+	{kind: gamePartTags, off: 533059, size: 765, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 533824, size: 20021, raw: 131102},   // pc/26.1
+	{kind: gamePartShapes, off: 553845, size: 21637, raw: 97684},    // pc/26.1
+	{kind: gamePartItems, off: 575482, size: 15625, raw: 51691},     // pc/26.1
+	{kind: gamePartFoods, off: 591107, size: 494, raw: 1227},        // pc/26.1
+	{kind: gamePartMaterials, off: 591601, size: 545, raw: 2312},    // pc/26.1
+	{kind: gamePartEntities, off: 592146, size: 2537, raw: 8981},    // pc/26.1
+	{kind: gamePartRecipes, off: 594683, size: 9870, raw: 25869},    // pc/26.1
+	{kind: gamePartLoot, off: 604553, size: 2099, raw: 5447},        // pc/1.20
+	{kind: gamePartMobLoot, off: 606652, size: 544, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 607196, size: 1211, raw: 1857},     // gen/furnace.txt
+	{kind: gamePartTags, off: 608407, size: 765, raw: 979},          // gen/tags.go
 }
 
-// game_data.bin holds 97 parts: 607620 bytes compressed, 2600116 inflated.
+// game_data.bin holds 97 parts: 609172 bytes compressed, 2604436 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of

@@ -302,3 +302,32 @@ func TestMobDropsNameTheMobs(t *testing.T) {
 		t.Errorf("diamonds come from mobs %v", got)
 	}
 }
+
+// TestDyeRecipesTakeWhite: minecraft-data writes the dye recipes with
+// their first alternative colour only (blue wool from black wool, black
+// from blue); the generator adds the white one a player dyes.
+func TestDyeRecipesTakeWhite(t *testing.T) {
+	for _, p := range mcdata.GameProtocols() {
+		g := mcdata.Game(p)
+		for _, kind := range []string{"wool", "carpet", "bed"} {
+			for _, colour := range []string{"blue", "black", "red"} {
+				out := g.ItemByName(colour + "_" + kind)
+				found := false
+				for _, r := range g.RecipesFor(out.ID) {
+					var names []string
+					for _, in := range r.Inputs() {
+						names = append(names, g.Item(in.Item).Name)
+					}
+					slices.Sort(names)
+					found = found || slices.Equal(names, []string{colour + "_dye", "white_" + kind})
+				}
+				if !found {
+					t.Errorf("%s: no recipe dyes white_%s %s", g.Version, kind, colour)
+				}
+			}
+			if n := len(g.RecipesFor(g.ItemByName("white_" + kind).ID)); n == 0 {
+				t.Errorf("%s: white_%s has no recipe", g.Version, kind)
+			}
+		}
+	}
+}

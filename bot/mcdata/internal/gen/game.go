@@ -381,6 +381,9 @@ func (s *gameSource) encode() ([][]byte, error) {
 	if out[7], err = s.encodeEffects(); err != nil {
 		return nil, err
 	}
+	if err := s.correctDyeRecipes(); err != nil {
+		return nil, err
+	}
 	if out[8], err = s.encodeRecipes(itemID); err != nil {
 		return nil, err
 	}

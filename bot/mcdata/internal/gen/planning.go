@@ -579,6 +579,7 @@ func lootCorrectionsComment() string {
 	}
 	sort.Strings(renames)
 	fmt.Fprintf(&b, "//   - items the 1.20 table names by an old name: %s.\n", strings.Join(renames, ", "))
-	b.WriteString("//   - every other block the 1.20 table lacks drops what blocks.json lists.\n\n")
+	b.WriteString("//   - every other block the 1.20 table lacks drops what blocks.json lists.\n")
+	b.WriteString("// Recipes (corrections_recipes.go): " + dyeRecipeCorrection + ".\n\n")
 	return b.String()
 }
