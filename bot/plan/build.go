@@ -36,9 +36,12 @@ type builder struct {
 	tries               int
 	lenient             bool
 	partial             bool // expanding a way that lacks what cannot be had
-	undo                []change
-	root                *Node
-	fuels               []mcdata.ItemID
+	// standIns counts the items the lenient pass pretends to have; a step
+	// that would consume one is left out of the plan.
+	standIns int
+	undo     []change
+	root     *Node
+	fuels    []mcdata.ItemID
 }
 
 type change struct {
@@ -48,8 +51,8 @@ type change struct {
 }
 
 type snapshot struct {
-	undo, steps, cannot int
-	table, furnace      bool
+	undo, steps, cannot, standIns int
+	table, furnace                bool
 }
 
 func newBuilder(g *mcdata.GameData, inv []int, world World, px *prices) *builder {
@@ -69,7 +72,7 @@ func (b *builder) set(s *[]int, item mcdata.ItemID, v int) {
 }
 
 func (b *builder) save() snapshot {
-	return snapshot{len(b.undo), len(b.steps), len(b.cannot), b.table, b.furnace}
+	return snapshot{len(b.undo), len(b.steps), len(b.cannot), b.standIns, b.table, b.furnace}
 }
 
 func (b *builder) restore(s snapshot) {
@@ -80,6 +83,7 @@ func (b *builder) restore(s snapshot) {
 	b.undo = b.undo[:s.undo]
 	b.steps = b.steps[:s.steps]
 	b.cannot = b.cannot[:s.cannot]
+	b.standIns = s.standIns
 	b.table, b.furnace = s.table, s.furnace
 }
 
@@ -121,6 +125,9 @@ func (b *builder) need(id mcdata.ItemID, n int, role string, parent *Node) (*Nod
 	rest := n - fromCarried - fromMade
 	if rest == 0 {
 		node.How = "carried"
+		if fromCarried < n {
+			node.How = "on_hand"
+		}
 		return node, true
 	}
 	if !b.onPath[id] {
@@ -158,6 +165,9 @@ func (b *builder) need(id mcdata.ItemID, n int, role string, parent *Node) (*Nod
 	}
 	// Planning for what it lacks as if it were there lets the lenient pass
 	// go on and name everything else the goal takes.
+	if b.lenient {
+		b.standIns++
+	}
 	return node, b.lenient
 }
 
@@ -299,6 +309,7 @@ func (b *builder) haveTool(gr *group) bool {
 func (b *builder) apply(r *rule, id mcdata.ItemID, rest int, node *Node) bool {
 	switch r.kind {
 	case ruleGather:
+		standIns := b.standIns
 		tool, ok := b.ensureTool(r.group, node)
 		if !ok {
 			return false
@@ -307,11 +318,14 @@ func (b *builder) apply(r *rule, id mcdata.ItemID, rest int, node *Node) bool {
 		for _, bl := range b.px.blocksOf(r.group) {
 			from = append(from, bl.Name)
 		}
-		b.steps = append(b.steps, Step{Kind: Gather, Item: b.name(id), Count: rest, From: from, Tool: tool,
-			ByChance: r.group.chance, Grown: r.group.grown})
 		node.How, node.From = "gather", from
+		if b.standIns == standIns {
+			b.steps = append(b.steps, Step{Kind: Gather, Item: b.name(id), Count: rest, From: from, Tool: tool,
+				ByChance: r.group.chance, Grown: r.group.grown})
+		}
 		return true
 	case ruleCraft:
+		standIns := b.standIns
 		crafts := (rest + r.yield - 1) / r.yield
 		uses := make([]ItemCount, 0, len(r.inputs))
 		for _, in := range r.inputs {
@@ -324,14 +338,18 @@ func (b *builder) apply(r *rule, id mcdata.ItemID, rest int, node *Node) bool {
 		if table && !b.ensureTable(node) {
 			return false
 		}
+		node.How = "craft"
+		if b.standIns > standIns {
+			return true // it would craft from what the lenient pass stood in for
+		}
 		b.steps = append(b.steps, Step{Kind: Craft, Item: b.name(id), Count: crafts * r.yield, Crafts: crafts,
 			Uses: uses, Table: table, Recipe: r.recipe})
 		if extra := crafts*r.yield - rest; extra > 0 {
 			b.set(&b.made, id, b.made[id]+extra)
 		}
-		node.How = "craft"
 		return true
 	case ruleSmelt:
+		standIns := b.standIns
 		if !b.ensureFurnace(node) {
 			return false
 		}
@@ -343,9 +361,11 @@ func (b *builder) apply(r *rule, id mcdata.ItemID, rest int, node *Node) bool {
 		if !ok {
 			return false
 		}
-		b.steps = append(b.steps, Step{Kind: Smelt, Item: b.name(id), Count: rest,
-			Uses: []ItemCount{{b.name(in), rest}}, Fuel: fuel, Furnace: true})
 		node.How = "smelt"
+		if b.standIns == standIns {
+			b.steps = append(b.steps, Step{Kind: Smelt, Item: b.name(id), Count: rest,
+				Uses: []ItemCount{{b.name(in), rest}}, Fuel: fuel, Furnace: true})
+		}
 		return true
 	}
 	return false
@@ -414,10 +434,13 @@ func (b *builder) ensurePlaced(node *Node, item, role string, kind Kind, placed 
 	if it == nil {
 		return false
 	}
+	standIns := b.standIns
 	if _, ok := b.need(it.ID, 1, role, node); !ok {
 		return false
 	}
-	b.steps = append(b.steps, Step{Kind: kind, Item: item, Count: 1})
+	if b.standIns == standIns {
+		b.steps = append(b.steps, Step{Kind: kind, Item: item, Count: 1})
+	}
 	*placed = true
 	return true
 }

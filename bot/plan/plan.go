@@ -161,8 +161,9 @@ type Node struct {
 	// many an earlier step of the plan made in excess (the fourth plank).
 	Carried int `json:"carried,omitempty"`
 	OnHand  int `json:"on_hand,omitempty"`
-	// How is "carried" (all of it at hand), "gather", "craft", "smelt" or
-	// "cannot" (Reason says why).
+	// How is "carried" (all of it in the bot's inventory), "on_hand" (made
+	// in excess by an earlier step, or partly carried), "gather", "craft",
+	// "smelt" or "cannot" (Reason says why).
 	How    string   `json:"how"`
 	From   []string `json:"from,omitempty"`
 	Reason string   `json:"reason,omitempty"`
@@ -195,8 +196,8 @@ type Plan struct {
 	// the nether; blockmate does not go there").
 	Reason string `json:"reason,omitempty"`
 	// Cannot lists the items the plan cannot get, each with why; when it
-	// is not empty the plan does not reach the goal, and Steps are what it
-	// can do towards it.
+	// is not empty the plan does not reach the goal, and Steps are only
+	// what it can do towards it (no step uses what it cannot get).
 	Cannot []Limit `json:"cannot,omitempty"`
 	// Tree is the goal's tree: raw materials at the leaves, what is
 	// carried marked.

@@ -523,14 +523,17 @@ func TestEveryCraftableItemPlans(t *testing.T) {
 				}
 				if !p.OK() {
 					cannot++
+					if !strings.HasPrefix(p.Reason, item+" ") {
+						t.Errorf("%s: %s: the reason %q is not about it", g.Version, item, p.Reason)
+					}
 					for _, l := range p.Cannot {
 						if l.Reason == "" || !strings.HasPrefix(l.Reason, l.Item+" ") {
 							t.Errorf("%s: %s: cannot %q without a reason: %q", g.Version, item, l.Item, l.Reason)
 						}
 					}
-					continue
+				} else {
+					ok++
 				}
-				ok++
 				if bad := simulate(g, p, carried, World{}); len(bad) > 0 {
 					t.Errorf("%s: %d %s from %v:\n  %s\n  plan: %s", g.Version, 3, item, carried, strings.Join(bad, "\n  "), strings.Join(stepLines(p), "; "))
 				}
