@@ -91,3 +91,20 @@ func TestGatherableTakesItemsAsPeopleNameThem(t *testing.T) {
 		})
 	}
 }
+
+// TestItemWordsNameRealThings: every convention word stands for an item
+// or a tag of every version.
+func TestItemWordsNameRealThings(t *testing.T) {
+	for _, p := range mcdata.GameProtocols() {
+		g := mcdata.Game(p)
+		for word, target := range mcdata.ItemWords() {
+			if tag, ok := strings.CutPrefix(target, "#"); ok {
+				if len(g.ItemTag(tag)) == 0 {
+					t.Errorf("%s: %q stands for #%s, which has no items", g.Version, word, tag)
+				}
+			} else if g.ItemByName(target) == nil {
+				t.Errorf("%s: %q stands for %s, not an item", g.Version, word, target)
+			}
+		}
+	}
+}
