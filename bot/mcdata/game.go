@@ -73,6 +73,9 @@ type GameData struct {
 	materialIndex map[string]*Material
 	// recipeStart[item] … recipeStart[item+1] are the item's recipes.
 	recipeStart []int32
+	// planning holds the furnace facts, mob drops and item tags
+	// (game_planning.go).
+	planning planningData
 }
 
 // Block is one block type and the range of states it owns.
@@ -104,6 +107,9 @@ type Block struct {
 	// Drops are the items the block drops (minecraft-data's list; loot
 	// tables with chances and fortune are not modelled).
 	Drops []ItemID
+	// Loot is what the block drops when broken with a harvesting tool and
+	// without silk touch, sure drops first (game_planning.go).
+	Loot []BlockDrop
 	// Physics is how the block moves an entity that stands in or on it.
 	Physics BlockPhysics
 }

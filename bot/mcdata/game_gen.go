@@ -2,6 +2,16 @@
 
 package mcdata
 
+// Block drops come from minecraft-data's 1.20 block loot table and each
+// release's blocks.json (bot/mcdata/internal/gen/planning.go says how);
+// where blockmate does not take their word (corrections_loot.go):
+//   - short_grass: the 1.20 table calls it grass; 1.20.3 renamed the block and its item short_grass.
+//   - pale_oak_leaves: pale oak leaves (1.21.4) drop as birch leaves do: the game's block loot gives both createLeavesDrops with the normal sapling chances (no apples).
+//   - resin_clump: blocks.json lists air as the drop of a resin clump; the clump drops itself.
+//   - items the 1.20 table names by an old name: grass → short_grass.
+//   - every other block the 1.20 table lacks drops what blocks.json lists.
+// Recipes (corrections_recipes.go): the dye recipes (a dye and a wool, carpet, bed or harness of another colour) keep only minecraft-data's first alternative colour; the white one is added to each, the one a player dyes.
+
 // gameParts locates each distinct part of the static game data in
 // game_data.bin: offset and length of its deflate stream, its inflated size,
 // and the minecraft-data folders it was built from.
@@ -14,75 +24,110 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartEntities, off: 53112, size: 2162, raw: 7289},     // pc/1.20.5
 	{kind: gamePartEnchantments, off: 55274, size: 700, raw: 1364},  // pc/1.21.1, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
 	{kind: gamePartEffects, off: 55974, size: 493, raw: 881},        // pc/1.20.5, pc/1.21.4, pc/1.21.5, pc/1.21.6
-	{kind: gamePartRecipes, off: 56467, size: 8447, raw: 22202},     // pc/1.21.1
-	{kind: gamePartBiomes, off: 64914, size: 1513, raw: 3944},       // pc/1.20.5
-	{kind: gamePartBlocks, off: 66427, size: 18508, raw: 119297},    // pc/1.21.3
-	{kind: gamePartShapes, off: 84935, size: 20415, raw: 96815},     // pc/1.21.3
-	{kind: gamePartItems, off: 105350, size: 14324, raw: 46558},     // pc/1.21.3
-	{kind: gamePartMaterials, off: 119674, size: 378, raw: 1335},    // pc/1.21.3
-	{kind: gamePartEntities, off: 120052, size: 2413, raw: 8567},    // pc/1.21.3
-	{kind: gamePartRecipes, off: 122465, size: 8891, raw: 23500},    // pc/1.21.3
-	{kind: gamePartBiomes, off: 131356, size: 1303, raw: 4026},      // pc/1.21.3, pc/1.21.4, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
-	{kind: gamePartBlocks, off: 132659, size: 18703, raw: 120273},   // pc/1.21.4
-	{kind: gamePartShapes, off: 151362, size: 20729, raw: 86367},    // pc/1.21.4
-	{kind: gamePartItems, off: 172091, size: 14430, raw: 46897},     // pc/1.21.4
-	{kind: gamePartMaterials, off: 186521, size: 409, raw: 1335},    // pc/1.21.4
-	{kind: gamePartEntities, off: 186930, size: 2401, raw: 8502},    // pc/1.21.4
-	{kind: gamePartRecipes, off: 189331, size: 8894, raw: 23500},    // pc/1.21.4
-	{kind: gamePartBlocks, off: 198225, size: 18909, raw: 120572},   // pc/1.21.5
-	{kind: gamePartShapes, off: 217134, size: 20804, raw: 86566},    // pc/1.21.5
-	{kind: gamePartItems, off: 237938, size: 14553, raw: 47193},     // pc/1.21.5
-	{kind: gamePartFoods, off: 252491, size: 454, raw: 1099},        // pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
-	{kind: gamePartMaterials, off: 252945, size: 497, raw: 2035},    // pc/1.21.5
-	{kind: gamePartEntities, off: 253442, size: 2424, raw: 8589},    // pc/1.21.5
-	{kind: gamePartRecipes, off: 255866, size: 8986, raw: 23720},    // pc/1.21.5
-	{kind: gamePartBlocks, off: 264852, size: 18944, raw: 120702},   // pc/1.21.6
-	{kind: gamePartShapes, off: 283796, size: 20820, raw: 86633},    // pc/1.21.6, pc/1.21.8
-	{kind: gamePartItems, off: 304616, size: 14737, raw: 47791},     // pc/1.21.6
-	{kind: gamePartMaterials, off: 319353, size: 500, raw: 2035},    // pc/1.21.6, pc/1.21.8
-	{kind: gamePartEntities, off: 319853, size: 2441, raw: 8649},    // pc/1.21.6
-	{kind: gamePartRecipes, off: 322294, size: 9208, raw: 24192},    // pc/1.21.6
-	{kind: gamePartBlocks, off: 331502, size: 18941, raw: 120697},   // pc/1.21.8
-	{kind: gamePartItems, off: 350443, size: 14746, raw: 47828},     // pc/1.21.8
-	{kind: gamePartEntities, off: 365189, size: 2453, raw: 8632},    // pc/1.21.8
-	{kind: gamePartEffects, off: 367642, size: 492, raw: 883},       // pc/1.21.8, pc/1.21.9
-	{kind: gamePartRecipes, off: 368134, size: 9215, raw: 24192},    // pc/1.21.8
-	{kind: gamePartBlocks, off: 377349, size: 19955, raw: 130889},   // pc/1.21.9
-	{kind: gamePartShapes, off: 397304, size: 21622, raw: 97636},    // pc/1.21.9, pc/1.21.11
-	{kind: gamePartItems, off: 418926, size: 15443, raw: 50996},     // pc/1.21.9
-	{kind: gamePartMaterials, off: 434369, size: 545, raw: 2312},    // pc/1.21.9, pc/1.21.11
-	{kind: gamePartEntities, off: 434914, size: 2487, raw: 8743},    // pc/1.21.9
-	{kind: gamePartRecipes, off: 437401, size: 9578, raw: 24944},    // pc/1.21.9
-	{kind: gamePartBlocks, off: 446979, size: 19958, raw: 130887},   // pc/1.21.11
-	{kind: gamePartItems, off: 466937, size: 15609, raw: 51655},     // pc/1.21.11
-	{kind: gamePartFoods, off: 482546, size: 481, raw: 1227},        // pc/1.21.11
-	{kind: gamePartEntities, off: 483027, size: 2523, raw: 8926},    // pc/1.21.11
-	{kind: gamePartEnchantments, off: 485550, size: 712, raw: 1401}, // pc/1.21.11, pc/26.1
-	{kind: gamePartEffects, off: 486262, size: 514, raw: 930},       // pc/1.21.11, pc/26.1
-	{kind: gamePartRecipes, off: 486776, size: 9652, raw: 25272},    // pc/1.21.11
-	{kind: gamePartBiomes, off: 496428, size: 1303, raw: 4011},      // pc/1.21.11, pc/26.1
-	{kind: gamePartBlocks, off: 497731, size: 20021, raw: 131102},   // pc/26.1
-	{kind: gamePartShapes, off: 517752, size: 21637, raw: 97684},    // pc/26.1
-	{kind: gamePartItems, off: 539389, size: 15625, raw: 51691},     // pc/26.1
-	{kind: gamePartFoods, off: 555014, size: 494, raw: 1227},        // pc/26.1
-	{kind: gamePartMaterials, off: 555508, size: 545, raw: 2312},    // pc/26.1
-	{kind: gamePartEntities, off: 556053, size: 2537, raw: 8981},    // pc/26.1
-	{kind: gamePartRecipes, off: 558590, size: 9670, raw: 25329},    // pc/26.1
+	{kind: gamePartRecipes, off: 56467, size: 8595, raw: 22607},     // pc/1.21.1
+	{kind: gamePartBiomes, off: 65062, size: 1513, raw: 3944},       // pc/1.20.5
+	{kind: gamePartLoot, off: 66575, size: 1917, raw: 4917},         // pc/1.20
+	{kind: gamePartMobLoot, off: 68492, size: 537, raw: 736},        // pc/1.20
+	{kind: gamePartFurnace, off: 69029, size: 1084, raw: 1639},      // gen/furnace.txt
+	{kind: gamePartTags, off: 70113, size: 693, raw: 891},           // gen/tags.go
+	{kind: gamePartBlocks, off: 70806, size: 18508, raw: 119297},    // pc/1.21.3
+	{kind: gamePartShapes, off: 89314, size: 20415, raw: 96815},     // pc/1.21.3
+	{kind: gamePartItems, off: 109729, size: 14324, raw: 46558},     // pc/1.21.3
+	{kind: gamePartMaterials, off: 124053, size: 378, raw: 1335},    // pc/1.21.3
+	{kind: gamePartEntities, off: 124431, size: 2413, raw: 8567},    // pc/1.21.3
+	{kind: gamePartRecipes, off: 126844, size: 9038, raw: 23905},    // pc/1.21.3
+	{kind: gamePartBiomes, off: 135882, size: 1303, raw: 4026},      // pc/1.21.3, pc/1.21.4, pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
+	{kind: gamePartLoot, off: 137185, size: 1956, raw: 5035},        // pc/1.20
+	{kind: gamePartMobLoot, off: 139141, size: 536, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 139677, size: 1132, raw: 1732},     // gen/furnace.txt
+	{kind: gamePartTags, off: 140809, size: 725, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 141534, size: 18703, raw: 120273},   // pc/1.21.4
+	{kind: gamePartShapes, off: 160237, size: 20729, raw: 86367},    // pc/1.21.4
+	{kind: gamePartItems, off: 180966, size: 14430, raw: 46897},     // pc/1.21.4
+	{kind: gamePartMaterials, off: 195396, size: 409, raw: 1335},    // pc/1.21.4
+	{kind: gamePartEntities, off: 195805, size: 2401, raw: 8502},    // pc/1.21.4
+	{kind: gamePartRecipes, off: 198206, size: 9042, raw: 23905},    // pc/1.21.4
+	{kind: gamePartLoot, off: 207248, size: 1982, raw: 5098},        // pc/1.20
+	{kind: gamePartMobLoot, off: 209230, size: 537, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 209767, size: 1141, raw: 1738},     // gen/furnace.txt
+	{kind: gamePartTags, off: 210908, size: 725, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 211633, size: 18909, raw: 120572},   // pc/1.21.5
+	{kind: gamePartShapes, off: 230542, size: 20804, raw: 86566},    // pc/1.21.5
+	{kind: gamePartItems, off: 251346, size: 14553, raw: 47193},     // pc/1.21.5
+	{kind: gamePartFoods, off: 265899, size: 454, raw: 1099},        // pc/1.21.5, pc/1.21.6, pc/1.21.8, pc/1.21.9
+	{kind: gamePartMaterials, off: 266353, size: 497, raw: 2035},    // pc/1.21.5
+	{kind: gamePartEntities, off: 266850, size: 2424, raw: 8589},    // pc/1.21.5
+	{kind: gamePartRecipes, off: 269274, size: 9136, raw: 24125},    // pc/1.21.5
+	{kind: gamePartLoot, off: 278410, size: 1984, raw: 5123},        // pc/1.20
+	{kind: gamePartMobLoot, off: 280394, size: 539, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 280933, size: 1169, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartTags, off: 282102, size: 726, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 282828, size: 18944, raw: 120702},   // pc/1.21.6
+	{kind: gamePartShapes, off: 301772, size: 20820, raw: 86633},    // pc/1.21.6, pc/1.21.8
+	{kind: gamePartItems, off: 322592, size: 14737, raw: 47791},     // pc/1.21.6
+	{kind: gamePartMaterials, off: 337329, size: 500, raw: 2035},    // pc/1.21.6, pc/1.21.8
+	{kind: gamePartEntities, off: 337829, size: 2441, raw: 8649},    // pc/1.21.6
+	{kind: gamePartRecipes, off: 340270, size: 9404, raw: 24732},    // pc/1.21.6
+	{kind: gamePartLoot, off: 349674, size: 1993, raw: 5128},        // pc/1.20
+	{kind: gamePartMobLoot, off: 351667, size: 540, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 352207, size: 1175, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartTags, off: 353382, size: 731, raw: 935},          // gen/tags.go
+	{kind: gamePartBlocks, off: 354113, size: 18941, raw: 120697},   // pc/1.21.8
+	{kind: gamePartItems, off: 373054, size: 14746, raw: 47828},     // pc/1.21.8
+	{kind: gamePartEntities, off: 387800, size: 2453, raw: 8632},    // pc/1.21.8
+	{kind: gamePartEffects, off: 390253, size: 492, raw: 883},       // pc/1.21.8, pc/1.21.9
+	{kind: gamePartRecipes, off: 390745, size: 9407, raw: 24732},    // pc/1.21.8
+	{kind: gamePartLoot, off: 400152, size: 1993, raw: 5128},        // pc/1.20
+	{kind: gamePartMobLoot, off: 402145, size: 540, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 402685, size: 1177, raw: 1813},     // gen/furnace.txt
+	{kind: gamePartBlocks, off: 403862, size: 19955, raw: 130889},   // pc/1.21.9
+	{kind: gamePartShapes, off: 423817, size: 21622, raw: 97636},    // pc/1.21.9, pc/1.21.11
+	{kind: gamePartItems, off: 445439, size: 15443, raw: 50996},     // pc/1.21.9
+	{kind: gamePartMaterials, off: 460882, size: 545, raw: 2312},    // pc/1.21.9, pc/1.21.11
+	{kind: gamePartEntities, off: 461427, size: 2487, raw: 8743},    // pc/1.21.9
+	{kind: gamePartRecipes, off: 463914, size: 9762, raw: 25484},    // pc/1.21.9
+	{kind: gamePartLoot, off: 473676, size: 2093, raw: 5433},        // pc/1.20
+	{kind: gamePartMobLoot, off: 475769, size: 543, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 476312, size: 1199, raw: 1853},     // gen/furnace.txt
+	{kind: gamePartTags, off: 477511, size: 762, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 478273, size: 19958, raw: 130887},   // pc/1.21.11
+	{kind: gamePartItems, off: 498231, size: 15609, raw: 51655},     // pc/1.21.11
+	{kind: gamePartFoods, off: 513840, size: 481, raw: 1227},        // pc/1.21.11
+	{kind: gamePartEntities, off: 514321, size: 2523, raw: 8926},    // pc/1.21.11
+	{kind: gamePartEnchantments, off: 516844, size: 712, raw: 1401}, // pc/1.21.11, pc/26.1
+	{kind: gamePartEffects, off: 517556, size: 514, raw: 930},       // pc/1.21.11, pc/26.1
+	{kind: gamePartRecipes, off: 518070, size: 9839, raw: 25812},    // pc/1.21.11
+	{kind: gamePartBiomes, off: 527909, size: 1303, raw: 4011},      // pc/1.21.11, pc/26.1
+	{kind: gamePartLoot, off: 529212, size: 2097, raw: 5433},        // pc/1.20
+	{kind: gamePartMobLoot, off: 531309, size: 544, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 531853, size: 1206, raw: 1857},     // gen/furnace.txt
+	{kind: gamePartTags, off: 533059, size: 765, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 533824, size: 20021, raw: 131102},   // pc/26.1
+	{kind: gamePartShapes, off: 553845, size: 21637, raw: 97684},    // pc/26.1
+	{kind: gamePartItems, off: 575482, size: 15625, raw: 51691},     // pc/26.1
+	{kind: gamePartFoods, off: 591107, size: 494, raw: 1227},        // pc/26.1
+	{kind: gamePartMaterials, off: 591601, size: 545, raw: 2312},    // pc/26.1
+	{kind: gamePartEntities, off: 592146, size: 2537, raw: 8981},    // pc/26.1
+	{kind: gamePartRecipes, off: 594683, size: 9870, raw: 25869},    // pc/26.1
+	{kind: gamePartLoot, off: 604553, size: 2099, raw: 5447},        // pc/1.20
+	{kind: gamePartMobLoot, off: 606652, size: 544, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 607196, size: 1211, raw: 1857},     // gen/furnace.txt
+	{kind: gamePartTags, off: 608407, size: 765, raw: 979},          // gen/tags.go
 }
 
-// game_data.bin holds 62 parts: 568260 bytes compressed, 2523067 inflated.
+// game_data.bin holds 97 parts: 609172 bytes compressed, 2604436 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of
 // each of its parts.
 var gameVersions = [...]gameVersionRef{
-	{protocols: []int32{767}, version: "1.21.1", parts: [numGameParts]uint16{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
-	{protocols: []int32{768}, version: "1.21.3", parts: [numGameParts]uint16{10, 11, 12, 3, 13, 14, 6, 7, 15, 16}},
-	{protocols: []int32{769}, version: "1.21.4", parts: [numGameParts]uint16{17, 18, 19, 3, 20, 21, 6, 7, 22, 16}},
-	{protocols: []int32{770}, version: "1.21.5", parts: [numGameParts]uint16{23, 24, 25, 26, 27, 28, 6, 7, 29, 16}},
-	{protocols: []int32{771}, version: "1.21.6", parts: [numGameParts]uint16{30, 31, 32, 26, 33, 34, 6, 7, 35, 16}},
-	{protocols: []int32{772}, version: "1.21.8", parts: [numGameParts]uint16{36, 31, 37, 26, 33, 38, 6, 39, 40, 16}},
-	{protocols: []int32{773}, version: "1.21.10", parts: [numGameParts]uint16{41, 42, 43, 26, 44, 45, 6, 39, 46, 16}},
-	{protocols: []int32{774}, version: "1.21.11", parts: [numGameParts]uint16{47, 42, 48, 49, 44, 50, 51, 52, 53, 54}},
-	{protocols: []int32{775}, version: "26.1", parts: [numGameParts]uint16{55, 56, 57, 58, 59, 60, 51, 52, 61, 54}},
+	{protocols: []int32{767}, version: "1.21.1", parts: [numGameParts]uint16{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}},
+	{protocols: []int32{768}, version: "1.21.3", parts: [numGameParts]uint16{14, 15, 16, 3, 17, 18, 6, 7, 19, 20, 21, 22, 23, 24}},
+	{protocols: []int32{769}, version: "1.21.4", parts: [numGameParts]uint16{25, 26, 27, 3, 28, 29, 6, 7, 30, 20, 31, 32, 33, 34}},
+	{protocols: []int32{770}, version: "1.21.5", parts: [numGameParts]uint16{35, 36, 37, 38, 39, 40, 6, 7, 41, 20, 42, 43, 44, 45}},
+	{protocols: []int32{771}, version: "1.21.6", parts: [numGameParts]uint16{46, 47, 48, 38, 49, 50, 6, 7, 51, 20, 52, 53, 54, 55}},
+	{protocols: []int32{772}, version: "1.21.8", parts: [numGameParts]uint16{56, 47, 57, 38, 49, 58, 6, 59, 60, 20, 61, 62, 63, 55}},
+	{protocols: []int32{773}, version: "1.21.10", parts: [numGameParts]uint16{64, 65, 66, 38, 67, 68, 6, 59, 69, 20, 70, 71, 72, 73}},
+	{protocols: []int32{774}, version: "1.21.11", parts: [numGameParts]uint16{74, 65, 75, 76, 67, 77, 78, 79, 80, 81, 82, 83, 84, 85}},
+	{protocols: []int32{775}, version: "26.1", parts: [numGameParts]uint16{86, 87, 88, 89, 90, 91, 78, 79, 92, 81, 93, 94, 95, 96}},
 }

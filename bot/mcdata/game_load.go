@@ -31,6 +31,10 @@ const (
 	gamePartEffects
 	gamePartRecipes
 	gamePartBiomes
+	gamePartLoot // the planning parts: game_planning_load.go
+	gamePartMobLoot
+	gamePartFurnace
+	gamePartTags
 	numGameParts
 )
 
@@ -155,16 +159,21 @@ func decodeGame(v *gameVersionRef) (*GameData, error) {
 		gamePartEffects:      g.readEffects,
 		gamePartRecipes:      g.readRecipes,
 		gamePartBiomes:       g.readBiomes,
+		gamePartLoot:         g.readLoot,
+		gamePartMobLoot:      g.readMobLoot,
+		gamePartFurnace:      g.readFurnace,
+		gamePartTags:         g.readTags,
 	}
 	for _, k := range []gamePartKind{gamePartItems, gamePartMaterials, gamePartBlocks, gamePartShapes, gamePartFoods,
-		gamePartEntities, gamePartEnchantments, gamePartEffects, gamePartRecipes, gamePartBiomes} {
+		gamePartEntities, gamePartEnchantments, gamePartEffects, gamePartRecipes, gamePartBiomes,
+		gamePartLoot, gamePartMobLoot, gamePartFurnace, gamePartTags} {
 		d := parts[k]
 		steps[k](d)
 		if d.err == nil && len(d.b) != 0 {
 			d.err = fmt.Errorf("%d bytes left over", len(d.b))
 		}
 		if d.err != nil {
-			return nil, fmt.Errorf("%s part: %w", [...]string{"blocks", "shapes", "items", "foods", "materials", "entities", "enchantments", "effects", "recipes", "biomes"}[k], d.err)
+			return nil, fmt.Errorf("%s part: %w", [...]string{"blocks", "shapes", "items", "foods", "materials", "entities", "enchantments", "effects", "recipes", "biomes", "loot", "mob loot", "furnace", "tags"}[k], d.err)
 		}
 	}
 	return g, nil

@@ -248,6 +248,12 @@ func compareWithRegistry(t *testing.T, g *mcdata.GameData, d *registryDump) {
 	for item, list := range d.Recipes {
 		id, _ := strconv.Atoi(item)
 		got := g.RecipesFor(mcdata.ItemID(id))
+		// The generator adds the white alternative to the dye recipes
+		// (corrections_recipes.go), after minecraft-data's own.
+		for len(got) > len(list) && whiteDyeRecipe(g, &got[len(got)-1]) {
+			got = got[:len(got)-1]
+			recipes++
+		}
 		recipes += len(list)
 		if len(got) != len(list) {
 			fail("item %d has %d recipes, prismarine-registry %d", id, len(got), len(list))
@@ -294,6 +300,22 @@ func compareWithRegistry(t *testing.T, g *mcdata.GameData, d *registryDump) {
 	if errs > 20 {
 		t.Errorf("… and %d more differences", errs-20)
 	}
+}
+
+// whiteDyeRecipe says whether r dyes a white thing C: a C_dye and a
+// white_S making C_S.
+func whiteDyeRecipe(g *mcdata.GameData, r *mcdata.Recipe) bool {
+	if r.Shaped || len(r.Ingredients) != 2 {
+		return false
+	}
+	out := g.Item(r.Result).Name
+	for _, pair := range [][2]mcdata.ItemID{{r.Ingredients[0], r.Ingredients[1]}, {r.Ingredients[1], r.Ingredients[0]}} {
+		dye, thing := g.Item(pair[0]).Name, g.Item(pair[1]).Name
+		if c, ok := strings.CutSuffix(dye, "_dye"); ok && strings.HasPrefix(thing, "white_") && out == c+strings.TrimPrefix(thing, "white") {
+			return true
+		}
+	}
+	return false
 }
 
 func ids(list []mcdata.ItemID) []int {
