@@ -154,8 +154,12 @@ func TestHostileFilesAreRefused(t *testing.T) {
 		{"too many blocks", with(func(m map[string]any) { m["BlockData"] = []byte{0, 1, 1} }), "more than its 2 positions"},
 		{"cut varint", with(func(m map[string]any) { m["BlockData"] = []byte{0, 0x81} }), "ends inside a number"},
 		{"long varint", hugeVarint, "longer than five bytes"},
-		{"duplicate index", with(func(m map[string]any) { m["Palette"] = map[string]any{"minecraft:air": int32(0), "minecraft:stone": int32(0)} }), "each once"},
-		{"negative index", with(func(m map[string]any) { m["Palette"] = map[string]any{"minecraft:air": int32(-1), "minecraft:stone": int32(0)} }), "each once"},
+		{"duplicate index", with(func(m map[string]any) {
+			m["Palette"] = map[string]any{"minecraft:air": int32(0), "minecraft:stone": int32(0)}
+		}), "each once"},
+		{"negative index", with(func(m map[string]any) {
+			m["Palette"] = map[string]any{"minecraft:air": int32(-1), "minecraft:stone": int32(0)}
+		}), "each once"},
 		{"palette larger than the box", with(func(m map[string]any) {
 			m["Palette"] = map[string]any{"a": int32(0), "b": int32(1), "c": int32(2)}
 		}), "3 states for 2 positions"},
