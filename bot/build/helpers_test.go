@@ -98,7 +98,7 @@ func storeWithColumns(t testing.TB, g *mcdata.GameData, radius int) *world.Store
 					if wy >= 80 {
 						return 0
 					}
-					return palette[(x*7+y*3+z*5+cx+cz)%len(palette)]
+					return palette[((x*7+y*3+z*5+cx+cz)%len(palette)+len(palette))%len(palette)]
 				}))
 			}
 			if err := s.Load(c); err != nil {
