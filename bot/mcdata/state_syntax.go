@@ -69,7 +69,7 @@ func ParseStateText(text string) (StateText, error) {
 	if name == "" {
 		return StateText{}, fmt.Errorf("block pattern %q names no block; write a name such as oak_log or oak_log[axis=y]", text)
 	}
-	if err := checkStateToken(text, "block name", name); err != nil {
+	if err := checkStateToken(text, "block name", "", name); err != nil {
 		return StateText{}, err
 	}
 	out := StateText{Name: name}
@@ -92,10 +92,10 @@ func ParseStateText(text string) (StateText, error) {
 			return StateText{}, fmt.Errorf("block pattern %q: %q is not property=value", text, strings.TrimSpace(part))
 		}
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if err := checkStateToken(text, "property name", k); err != nil {
+		if err := checkStateToken(text, "property name", "", k); err != nil {
 			return StateText{}, err
 		}
-		if err := checkStateToken(text, "value of "+k, v); err != nil {
+		if err := checkStateToken(text, "value of ", k, v); err != nil {
 			return StateText{}, err
 		}
 		for _, p := range out.Props {
@@ -108,7 +108,12 @@ func ParseStateText(text string) (StateText, error) {
 	return out, nil
 }
 
-func checkStateToken(text, what, tok string) error {
+// checkStateToken checks one name or value; what and of name it in the
+// error ("value of " + "facing"), joined only when there is one.
+func checkStateToken(text, what, of, tok string) error {
+	if tok == "" || !validToken(tok) {
+		what += of
+	}
 	if tok == "" {
 		return fmt.Errorf("block state %q has an empty %s; write it as oak_log[axis=y]", text, what)
 	}
@@ -118,6 +123,15 @@ func checkStateToken(text, what, tok string) error {
 		}
 	}
 	return nil
+}
+
+func validToken(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if !stateTextChar(tok[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseState reads one exact block state of this version: the block, and
