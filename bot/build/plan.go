@@ -80,8 +80,9 @@ type Write struct {
 	BeforeID mcdata.StateID `json:"-"`
 	AfterID  mcdata.StateID `json:"-"`
 	// Partner is, for one part of a door, a bed or a tall plant, where the
-	// other part is; Placed is false for the part the other's item places
-	// (the upper half, the head), so a survival apply places the pair once.
+	// other part is; Placed is false for the part that the other's action
+	// writes too (the upper half, the head: placed by the lower half's or
+	// foot's item, broken with it), so a survival apply acts once per pair.
 	Partner *Pos `json:"partner,omitempty"`
 	Placed  bool `json:"-"`
 }
@@ -114,6 +115,10 @@ func (p *Plan) Summary() Summary {
 	}
 	return Summary{p.ID, p.Hash, len(p.Writes), p.Region, m, p.ExpiresAt, p.Unchanged, p.Unplaceable, p.ReplacesData}
 }
+
+// Expired says whether the plan may no longer be applied at now: prepare
+// it again, against the world as it is then.
+func (p *Plan) Expired(now time.Time) bool { return !now.Before(p.ExpiresAt) }
 
 // Short lists the materials the bot lacks, with how many it lacks.
 func (p *Plan) Short() []Material {
@@ -379,10 +384,10 @@ func orderWrites(g *mcdata.GameData, writes []Write) []Write {
 		done[i] = true
 		w := ks[i].w
 		w.Placed = true
-		after, _ := g.StateByID(w.AfterID)
-		part := material.PartsOf(after)
-		other, paired := partnerPos(after, w.Pos, part)
-		if part == material.OnePart || g.IsAir(w.AfterID) || !paired {
+		subject := pairSubject(g, w)
+		part := material.PartsOf(subject)
+		other, paired := partnerPos(subject, w.Pos, part)
+		if part == material.OnePart || !paired {
 			out = append(out, w)
 			continue
 		}
@@ -410,13 +415,25 @@ func orderWrites(g *mcdata.GameData, writes []Write) []Write {
 // isPartnerOf says whether the write puts there the other part of the
 // two-part block at p.
 func isPartnerOf(g *mcdata.GameData, w Write, p Pos) bool {
-	after, _ := g.StateByID(w.AfterID)
-	part := material.PartsOf(after)
-	if part == material.OnePart || g.IsAir(w.AfterID) {
+	subject := pairSubject(g, w)
+	part := material.PartsOf(subject)
+	if part == material.OnePart {
 		return false
 	}
-	other, ok := partnerPos(after, w.Pos, part)
+	other, ok := partnerPos(subject, w.Pos, part)
 	return ok && other == p
+}
+
+// pairSubject is the state whose parts pair a write with another: what it
+// places, or for a removal what it removes (breaking a door's lower half
+// takes the upper with it, so the two are one action either way).
+func pairSubject(g *mcdata.GameData, w Write) mcdata.BlockState {
+	id := w.AfterID
+	if g.IsAir(id) {
+		id = w.BeforeID
+	}
+	s, _ := g.StateByID(id)
+	return s
 }
 
 // partnerPos is where the other part of a two-part block stands.

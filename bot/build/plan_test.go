@@ -110,6 +110,9 @@ func TestPrepareHut(t *testing.T) {
 	if plan.ID != "plan-"+plan.Hash[:16] || len(plan.Hash) != 64 || !plan.ExpiresAt.Equal(now.Add(build.DefaultTTL)) {
 		t.Errorf("id %s hash %s expires %v", plan.ID, plan.Hash, plan.ExpiresAt)
 	}
+	if plan.Expired(now.Add(build.DefaultTTL-time.Second)) || !plan.Expired(now.Add(build.DefaultTTL)) {
+		t.Error("the expiry")
+	}
 	if r := plan.Region; r.Min != (build.Pos{0, 64, 0}) || r.Max != (build.Pos{4, 68, 4}) {
 		t.Errorf("region %+v", r)
 	}
@@ -332,5 +335,22 @@ func TestReplacesBlockEntityAndUnplaceable(t *testing.T) {
 	}
 	if !slices.Equal(plan.ReplacesData, []build.Pos{{0, 64, 0}}) || !slices.Equal(plan.Unplaceable, []string{"fire"}) || len(plan.Materials) != 0 {
 		t.Errorf("%+v", plan.Summary())
+	}
+}
+
+func TestRemovingADoorIsOneAction(t *testing.T) {
+	g := newest()
+	w := newWorld(t, g)
+	w.set(build.Pos{0, 64, 0}, state(t, g, "oak_door[half=lower]"))
+	w.set(build.Pos{0, 65, 0}, state(t, g, "oak_door[half=upper]"))
+	w.set(build.Pos{1, 64, 0}, state(t, g, "stone"))
+	tg, _ := build.Expand(g, build.Recipe{Version: 1, Operations: []build.Operation{{Op: "box", Min: p(0, 64, 0), Max: p(1, 65, 0), Block: "air"}}})
+	plan, err := build.Prepare(g, tg, w.read, build.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Writes) != 3 || plan.Writes[0].Pos != (build.Pos{0, 64, 0}) || !plan.Writes[0].Placed ||
+		plan.Writes[1].Pos != (build.Pos{0, 65, 0}) || plan.Writes[1].Placed || *plan.Writes[1].Partner != (build.Pos{0, 64, 0}) {
+		t.Errorf("%+v", plan.Writes)
 	}
 }
