@@ -37,31 +37,32 @@ func (g *GameData) newStateSet() *StateSet {
 
 func (s *StateSet) add(id StateID) { s.bits[id>>6] |= 1 << (uint32(id) & 63) }
 
-// MatchStates parses a block-state pattern in the game's notation — a block
-// name, optionally with "minecraft:", optionally followed by properties:
+// MatchStates parses a block-state pattern in the game's notation (the
+// syntax of ParseStateText) — a block name, optionally with "minecraft:",
+// optionally followed by properties:
 // "oak_log", "oak_log[axis=y]", "minecraft:oak_stairs[half=top,facing=east]"
 // — and returns every state it matches (properties not named may take any
 // value). An unknown block, property or value is an error that says what
 // exists instead.
 func (g *GameData) MatchStates(pattern string) (*StateSet, error) {
-	name, props, err := splitPattern(pattern)
+	st, err := ParseStateText(pattern)
 	if err != nil {
 		return nil, err
 	}
-	b := g.BlockByName(name)
+	b := g.BlockByName(st.Name)
 	if b == nil {
-		return nil, g.unknownBlock(name)
+		return nil, g.unknownBlock(st.Name)
 	}
 	type want struct{ prop, value int }
 	var wants []want
-	for _, kv := range props {
-		p, pi := b.Prop(kv[0])
+	for _, kv := range st.Props {
+		p, pi := b.Prop(kv.Name)
 		if p == nil {
-			return nil, fmt.Errorf("%s has no property %q; it has %s", b.Name, kv[0], b.propNames())
+			return nil, fmt.Errorf("%s has no property %q; it has %s", b.Name, kv.Name, b.propNames())
 		}
-		vi := p.valueIndex(kv[1])
+		vi := p.valueIndex(kv.Value)
 		if vi < 0 {
-			return nil, fmt.Errorf("%s's %s cannot be %q; it is one of %s", b.Name, kv[0], kv[1], strings.Join(p.Values, ", "))
+			return nil, fmt.Errorf("%s's %s cannot be %q; it is one of %s", b.Name, kv.Name, kv.Value, strings.Join(p.Values, ", "))
 		}
 		wants = append(wants, want{pi, vi})
 	}
@@ -120,35 +121,6 @@ func (g *GameData) StatesWhere(keep func(BlockState) bool) *StateSet {
 	return set
 }
 
-// splitPattern cuts "name[k=v,k=v]" into the name and its pairs.
-func splitPattern(pattern string) (string, [][2]string, error) {
-	p := strings.TrimSpace(pattern)
-	name, rest, hasProps := strings.Cut(p, "[")
-	name = strings.TrimPrefix(strings.TrimSpace(name), "minecraft:")
-	if name == "" {
-		return "", nil, fmt.Errorf("block pattern %q names no block; write a name such as oak_log or oak_log[axis=y]", pattern)
-	}
-	if !hasProps {
-		return name, nil, nil
-	}
-	body, ok := strings.CutSuffix(strings.TrimSpace(rest), "]")
-	if !ok {
-		return "", nil, fmt.Errorf("block pattern %q has no closing ]; write it as oak_log[axis=y]", pattern)
-	}
-	var pairs [][2]string
-	for _, part := range strings.Split(body, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(part, "=")
-		if !ok {
-			return "", nil, fmt.Errorf("block pattern %q: %q is not property=value", pattern, part)
-		}
-		pairs = append(pairs, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
-	}
-	return name, pairs, nil
-}
-
 // unknownBlock says a name is not a block and offers up to three that
 // contain it.
 func (g *GameData) unknownBlock(name string) error {
@@ -165,7 +137,51 @@ func (g *GameData) unknownBlock(name string) error {
 		near = near[:3]
 	}
 	if len(near) == 0 {
+		// No block contains the name: offer those a typo or two away.
+		best := 3
+		for i := range g.Blocks {
+			d := editDistance(name, g.Blocks[i].Name, best)
+			if d < best {
+				best, near = d, near[:0]
+			}
+			if d < 3 && d == best && len(near) < 3 {
+				near = append(near, g.Blocks[i].Name)
+			}
+		}
+	}
+	if len(near) == 0 {
 		return fmt.Errorf("%s has no block named %q; block names look like oak_log or stone", g.Version, name)
 	}
 	return fmt.Errorf("%s has no block named %q; did you mean %s?", g.Version, name, strings.Join(near, ", "))
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit when it is
+// limit or more (the rows stop early, so a scan of every block name costs
+// little).
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d >= limit || -d >= limit {
+		return limit
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], limit)
 }
