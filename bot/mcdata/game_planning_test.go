@@ -11,7 +11,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/mcdata/internal/gen"
-	"github.com/blockmate/blockmate/bot/peertest"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // lootOf renders a block's drops as "item×count" with "?" for a chance

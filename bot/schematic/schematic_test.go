@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
-	"github.com/blockmate/blockmate/bot/peertest"
 	"github.com/blockmate/blockmate/bot/schematic"
 	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 func newest() *mcdata.GameData {
