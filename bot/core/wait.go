@@ -20,6 +20,11 @@ var ErrTicksRanOut = errors.New("the server did not answer in time")
 // by up to a second unless something holds real time.
 func (s *Session) Tick() uint64 { return s.tickN.Load() }
 
+// AtRest says whether the tick wakes once a second: no real-time handler
+// is registered and nothing holds real time (no wait, walk or fight). A
+// bot with nothing to do must be at rest; a test says so.
+func (s *Session) AtRest() bool { return !s.wantsRealTime() }
+
 // wantsRealTime says whether the tick must run at its moment: a real-time
 // handler is registered (OnTick) or something holds real time (a walk, a
 // fight, a waiter).

@@ -768,3 +768,17 @@ func TestNothingBeforeTheServerSaidIt(t *testing.T) {
 		t.Errorf("mc_status after the server sent health: %s", res.Result)
 	}
 }
+
+// TestABotWithNothingToDoIsAtRest: once joined, with every feature
+// attached and no call running, nothing holds the tick in real time, so it
+// wakes once a second; a call that waits holds it only while it waits.
+func TestABotWithNothingToDoIsAtRest(t *testing.T) {
+	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
+		if cmd == "scene" {
+			f.SystemLine("scene set")
+		}
+	})
+	waitFor(t, w.w.Core().AtRest, "the tick at rest after the join")
+	w.command(t, "scene", "scene set")
+	waitFor(t, w.w.Core().AtRest, "the tick at rest after a call")
+}
