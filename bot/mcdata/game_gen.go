@@ -64,13 +64,19 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartBlocks, off: 497731, size: 20021, raw: 131102},   // pc/26.1
 	{kind: gamePartShapes, off: 517752, size: 21637, raw: 97684},    // pc/26.1
 	{kind: gamePartItems, off: 539389, size: 15625, raw: 51691},     // pc/26.1
-	{kind: gamePartFoods, off: 555014, size: 494, raw: 1227},        // pc/26.1
+	{kind: gamePartFoods, off: 555014, size: 494, raw: 1227},        // pc/26.1, blockmate/26.2
 	{kind: gamePartMaterials, off: 555508, size: 545, raw: 2312},    // pc/26.1
 	{kind: gamePartEntities, off: 556053, size: 2537, raw: 8981},    // pc/26.1
 	{kind: gamePartRecipes, off: 558590, size: 9670, raw: 25329},    // pc/26.1
+	{kind: gamePartBlocks, off: 568260, size: 20544, raw: 135411},   // blockmate/26.2
+	{kind: gamePartShapes, off: 588804, size: 22534, raw: 102688},   // blockmate/26.2
+	{kind: gamePartItems, off: 611338, size: 15915, raw: 52821},     // blockmate/26.2
+	{kind: gamePartMaterials, off: 627253, size: 545, raw: 2312},    // blockmate/26.2
+	{kind: gamePartEntities, off: 627798, size: 2557, raw: 9038},    // blockmate/26.2
+	{kind: gamePartRecipes, off: 630355, size: 9605, raw: 25463},    // blockmate/26.2
 }
 
-// game_data.bin holds 62 parts: 568260 bytes compressed, 2523067 inflated.
+// game_data.bin holds 68 parts: 639960 bytes compressed, 2850800 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of
@@ -85,4 +91,5 @@ var gameVersions = [...]gameVersionRef{
 	{protocols: []int32{773}, version: "1.21.10", parts: [numGameParts]uint16{41, 42, 43, 26, 44, 45, 6, 39, 46, 16}},
 	{protocols: []int32{774}, version: "1.21.11", parts: [numGameParts]uint16{47, 42, 48, 49, 44, 50, 51, 52, 53, 54}},
 	{protocols: []int32{775}, version: "26.1", parts: [numGameParts]uint16{55, 56, 57, 58, 59, 60, 51, 52, 61, 54}},
+	{protocols: []int32{776}, version: "26.2", parts: [numGameParts]uint16{62, 63, 64, 58, 65, 66, 51, 52, 67, 54}},
 }

@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"go/format"
 	"math"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -91,7 +90,7 @@ type gamePart struct {
 }
 
 // generateGame returns game_gen.go and game_data.bin for the releases.
-func generateGame(dataDir, version string, list []release) (map[string][]byte, error) {
+func generateGame(d *dataSet, version string, list []release) (map[string][]byte, error) {
 	releases, err := gameReleases(list)
 	if err != nil {
 		return nil, err
@@ -100,7 +99,7 @@ func generateGame(dataDir, version string, list []release) (map[string][]byte, e
 	seen := map[[32]byte]int{}
 	uses := make([][]int, len(releases)) // release → part index per kind
 	for ri, r := range releases {
-		src, err := loadGameSource(dataDir, r)
+		src, err := loadGameSource(d, r)
 		if err != nil {
 			return nil, fmt.Errorf("game data for %s: %w", r.version, err)
 		}
@@ -289,18 +288,18 @@ type gameSource struct {
 	tints        mdTints
 }
 
-func loadGameSource(dataDir string, r gameRelease) (*gameSource, error) {
+func loadGameSource(d *dataSet, r gameRelease) (*gameSource, error) {
 	s := &gameSource{release: r}
 	file := func(kind int) string {
-		return filepath.Join(dataDir, filepath.FromSlash(r.folders[kind]), gameKinds[kind].file+".json")
+		return r.folders[kind] + "/" + gameKinds[kind].file + ".json"
 	}
 	targets := []any{&s.blocks, &s.shapes, &s.items, &s.foods, &s.materials, &s.entities, &s.enchantments, &s.effects, &s.recipes, &s.biomes}
 	for k, v := range targets {
-		if err := readJSON(file(k), v); err != nil {
+		if err := d.readJSON(file(k), v); err != nil {
 			return nil, err
 		}
 	}
-	if err := readJSON(filepath.Join(dataDir, filepath.FromSlash(r.tints), "tints.json"), &s.tints); err != nil {
+	if err := d.readJSON(r.tints+"/tints.json", &s.tints); err != nil {
 		return nil, err
 	}
 	return s, nil
