@@ -39,6 +39,31 @@ for (const [version, paths] of Object.entries(index)) {
   if (!mpVersions.includes(version)) mpVersions.push(version)
 }
 
+// The base of each emitted release (releases.json: 26.1 for 26.2): its
+// chunk format is the base's.
+const baseOf = new Map(require('./mcdata/releases.json').map(r => [r.version, r.base]))
+
+// chunk is prismarine-chunk's Chunk class for a registry. prismarine-chunk
+// picks its implementation by the release's major version and knows none
+// for an emitted release, whose chunk format is its base's (ViaVersion
+// reads 26.2 and 26.3 chunks with its ChunkType26_1): the implementation of
+// the base is built with the release's own registry, whose version checks
+// (fluid counts from 26.1 …) then answer for the release.
+function chunk (registry) {
+  const load = require('prismarine-chunk')
+  const v = registry.version
+  let base = baseOf.get(v.majorVersion)
+  if (base === undefined) return load(registry)
+  while (baseOf.has(base)) base = baseOf.get(base)
+  const own = v.majorVersion
+  v.majorVersion = require('minecraft-data')(base).version.majorVersion
+  try {
+    return load(registry)
+  } finally {
+    v.majorVersion = own
+  }
+}
+
 // protocolFile is the protocol.json of an emitted release, or undefined
 // for a release minecraft-data has itself.
 function protocolFile (version) {
@@ -46,4 +71,4 @@ function protocolFile (version) {
   return paths && paths.protocol ? file(paths.protocol, 'protocol') : undefined
 }
 
-module.exports = { versions: Object.keys(index), protocolFile }
+module.exports = { versions: Object.keys(index), protocolFile, chunk }

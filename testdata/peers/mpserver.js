@@ -1,7 +1,9 @@
 'use strict'
 // mpserver.js is a small Minecraft server built on minecraft-protocol 1.68.0
-// for every release from 1.21 to 26.1.2 (protocols 767 to 775): the peer the
-// tests join for the versions flying-squid does not serve. Its packets are
+// for every release from 1.21 to 26.1.2 (protocols 767 to 775), and for the
+// releases blockmate emits the data of (26.2 and 26.3: testdata/peers/mcdata,
+// registered by emitted.js): the peer the tests join for the versions
+// flying-squid does not serve. Its packets are
 // encoded by minecraft-protocol from minecraft-data's definitions and its
 // chunks by prismarine-chunk, not by anything of ours: that is what makes it
 // a real check.
@@ -49,6 +51,7 @@
 //   {"event":"death","username":"alex","message":"alex was killed"}
 //   {"event":"respawn","username":"alex"}
 const readline = require('readline')
+const { randomUUID } = require('crypto')
 const mc = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')
 const { emit, exitWithParent } = require('./events')
@@ -190,6 +193,17 @@ function play () {
     for (const p of targets) p.client.write('system_chat', { content, isActionBar: false })
   }
 
+  // 26.2's login success ends with a session id, which minecraft-protocol's
+  // login (written for 26.1 and older) does not send: the server adds one
+  // where the version's definition has the field.
+  const successFields = protocol.login.toClient.types.packet_success[1].map(f => f.name)
+  if (successFields.includes('sessionId')) {
+    server.on('connection', (client) => {
+      const write = client.write.bind(client)
+      client.write = (name, params) => write(name, name === 'success' && params.sessionId === undefined ? { ...params, sessionId: randomUUID() } : params)
+    })
+  }
+
   // ---- configuration ----
   server.on('login', (client) => {
     client.on('error', (err) => console.error(client.username, 'connection error:', err && err.message))
@@ -311,6 +325,7 @@ function play () {
       enableRespawnScreen: true,
       doLimitedCrafting: false,
       worldState: spawnInfo(p),
+      onlineMode: false, // 26.2+ (ignored by older definitions)
       enforcesSecureChat: false
     })
     c.write('difficulty', { difficulty: 'normal', difficultyLocked: false })

@@ -31,7 +31,7 @@ const { Vec3 } = require('vec3')
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
 const registry = require('prismarine-registry')(spec.version)
-const Chunk = require('prismarine-chunk')(registry)
+const Chunk = require('./emitted').chunk(registry)
 const World = require('prismarine-world')(registry)
 const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
 

@@ -81,17 +81,28 @@ func (d *dataSet) readJSON(rel string, v any) error {
 	return readJSON(filepath.Join(d.dir, filepath.FromSlash(rel)), v)
 }
 
+// readRaw reads a file of the data set.
+func (d *dataSet) readRaw(rel string) ([]byte, error) {
+	if strings.HasPrefix(rel, EmittedPrefix) {
+		raw, ok := d.emitted[rel]
+		if !ok {
+			return nil, fmt.Errorf("the emitted releases have no %s", rel)
+		}
+		return raw, nil
+	}
+	raw, err := os.ReadFile(filepath.Join(d.dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, fmt.Errorf("minecraft-data file missing (%w); run: npm ci --prefix testdata/peers", err)
+	}
+	return raw, nil
+}
+
 // readNumbers reads JSON keeping numbers as written (6.0 stays 6.0), so that
 // data copied from the base is written back unchanged.
 func (d *dataSet) readNumbers(rel string, v any) error {
-	var raw []byte
-	if strings.HasPrefix(rel, EmittedPrefix) {
-		raw = d.emitted[rel]
-	} else {
-		var err error
-		if raw, err = os.ReadFile(filepath.Join(d.dir, filepath.FromSlash(rel))); err != nil {
-			return fmt.Errorf("minecraft-data file missing (%w); run: npm ci --prefix testdata/peers", err)
-		}
+	raw, err := d.readRaw(rel)
+	if err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -226,6 +237,18 @@ func (d *dataSet) emit() (map[string][]byte, error) {
 		return nil, err
 	}
 	peers := map[string][]byte{}
+	// releases.json tells the peers each emitted release's base, whose
+	// prismarine-chunk implementation reads it (the chunk format is the
+	// base's: ViaVersion's ChunkType26_1 for 26.2 and 26.3).
+	var index jsonArray
+	for _, f := range facts {
+		index = append(index, jsonObject{"version": f.Names[len(f.Names)-1], "names": stringsToAny(f.Names), "protocol": intNum(f.Protocol), "base": f.Base})
+	}
+	list, err := marshalLines(index)
+	if err != nil {
+		return nil, err
+	}
+	peers[path.Join(PeersDataDir, "releases.json")] = list
 	for _, f := range facts {
 		version := f.Names[len(f.Names)-1]
 		base := d.paths[f.Base]
@@ -260,11 +283,11 @@ func (d *dataSet) emit() (map[string][]byte, error) {
 			peers[path.Join(PeersDataDir, version, k+".json")] = raw
 		}
 	}
-	index, err := marshalIndexed(d.paths)
+	paths, err := marshalIndexed(d.paths)
 	if err != nil {
 		return nil, err
 	}
-	peers[path.Join(PeersDataDir, "dataPaths.json")] = index
+	peers[path.Join(PeersDataDir, "dataPaths.json")] = paths
 	return peers, nil
 }
 
@@ -287,12 +310,20 @@ func buildRelease(d *dataSet, f releaseFacts, base map[string]string) (map[strin
 	var err error
 	src := map[string]any{}
 	for _, k := range emittedKinds {
-		if k == "version" {
+		if k == "version" || k == "protocol" {
 			continue
 		}
 		if src[k], err = read(k); err != nil {
 			return nil, err
 		}
+	}
+	// protocol.json keeps its key order (ordered.go).
+	raw, err := d.readRaw(base["protocol"] + "/protocol.json")
+	if err != nil {
+		return nil, err
+	}
+	if src["protocol"], err = decodeOrdered(raw); err != nil {
+		return nil, fmt.Errorf("the base's protocol.json: %w", err)
 	}
 	b := &builder{facts: f, out: map[string][]byte{}}
 	steps := []func(map[string]any) error{b.items, b.blocks, b.shapes, b.foods, b.materials, b.entities, b.recipes, b.particles, b.protocol, b.language}
@@ -1032,21 +1063,27 @@ func marshalIndexed(v any) ([]byte, error) {
 // protocol applies the facts to the base's protocol.json: the packet
 // patches, then the registries the definitions carry (data component
 // types, particle types, command argument parsers) rebuilt in the
-// release's order with the layouts of what is new.
+// release's order with the layouts of what is new. The file is read and
+// written with its keys in order (ordered.go).
 func (b *builder) protocol(src map[string]any) error {
-	proto, _ := src["protocol"].(jsonObject)
-	types, _ := proto["types"].(jsonObject)
+	proto, _ := src["protocol"].(*ordered)
+	if proto == nil {
+		return fmt.Errorf("the base's protocol.json is not an object")
+	}
+	tv, _ := proto.get("types")
+	types, _ := tv.(*ordered)
 	if types == nil {
 		return fmt.Errorf("the base's protocol.json has no types")
+	}
+	text := string(mustJSON(types))
+	for game, md := range b.facts.MDNames {
+		if !strings.Contains(text, strconv.Quote(md)) {
+			return fmt.Errorf("mdNames: the base's protocol.json no longer names %s %q: drop the alias", game, md)
+		}
 	}
 	for _, p := range b.facts.ProtocolPatches {
 		if err := applyPatch(proto, p); err != nil {
 			return fmt.Errorf("protocol patch %s: %w", p.Path, err)
-		}
-	}
-	for game, md := range b.facts.MDNames {
-		if !strings.Contains(string(mustJSON(types)), strconv.Quote(md)) {
-			return fmt.Errorf("mdNames: the base's protocol.json no longer names %s %q: drop the alias", game, md)
 		}
 	}
 	if err := b.registrySwitch(types, "SlotComponentType", "SlotComponent", "data", b.facts.Components, b.facts.ComponentLayouts, true); err != nil {
@@ -1069,38 +1106,43 @@ func (b *builder) protocol(src map[string]any) error {
 }
 
 // applyPatch replaces the part at p.Path, checking that it is p.MD.
-func applyPatch(root jsonObject, p protocolPatch) error {
-	var md, game any
-	if err := decodeNumbers(p.MD, &md); err != nil {
+func applyPatch(root *ordered, p protocolPatch) error {
+	md, err := decodeOrdered(p.MD)
+	if err != nil {
 		return fmt.Errorf("md: %w", err)
 	}
-	if err := decodeNumbers(p.Game, &game); err != nil {
+	game, err := decodeOrdered(p.Game)
+	if err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
-	steps := strings.Split(p.Path, ".")
 	var cur any = root
 	set := func(any) {}
-	for _, step := range steps {
+	for _, step := range strings.Split(p.Path, ".") {
 		switch node := cur.(type) {
-		case jsonObject:
-			v, ok := node[step]
+		case *ordered:
+			v, ok := node.get(step)
 			if !ok {
 				return fmt.Errorf("no key %q", step)
 			}
-			cur, set = v, func(x any) { node[step] = x }
-		case jsonArray:
+			cur, set = v, func(x any) { node.set(step, x) }
+		case []any:
 			if len(node) != 2 {
 				return fmt.Errorf("cannot step into %q", step)
 			}
 			kind, _ := node[0].(string)
 			switch kind {
 			case "container":
-				fields, _ := node[1].(jsonArray)
+				fields, _ := node[1].([]any)
 				found := false
 				for i, f := range fields {
-					fm, _ := f.(jsonObject)
-					if fm["name"] == step || step == "@"+strconv.Itoa(i) {
-						cur, set, found = fm["type"], func(x any) { fm["type"] = x }, true
+					fm, _ := f.(*ordered)
+					if fm == nil {
+						continue
+					}
+					name, _ := fm.get("name")
+					if name == step || step == "@"+strconv.Itoa(i) {
+						t, _ := fm.get("type")
+						cur, set, found = t, func(x any) { fm.set("type", x) }, true
 						break
 					}
 				}
@@ -1108,13 +1150,14 @@ func applyPatch(root jsonObject, p protocolPatch) error {
 					return fmt.Errorf("container has no field %q", step)
 				}
 			case "switch":
-				opts, _ := node[1].(jsonObject)
-				cases, _ := opts["fields"].(jsonObject)
-				c, ok := cases[step]
+				opts, _ := node[1].(*ordered)
+				cv, _ := opts.get("fields")
+				cases, _ := cv.(*ordered)
+				c, ok := cases.get(step)
 				if !ok {
 					return fmt.Errorf("switch has no case %q", step)
 				}
-				cur, set = c, func(x any) { cases[step] = x }
+				cur, set = c, func(x any) { cases.set(step, x) }
 			default:
 				return fmt.Errorf("cannot step into %q of a %s", step, kind)
 			}
@@ -1122,45 +1165,45 @@ func applyPatch(root jsonObject, p protocolPatch) error {
 			return fmt.Errorf("cannot step into %q", step)
 		}
 	}
-	if !reflect.DeepEqual(cur, md) {
-		got, _ := json.Marshal(cur)
-		return fmt.Errorf("the base's definition is not the one the patch replaces (it is %s)", got)
+	if !bytes.Equal(mustJSON(cur), mustJSON(md)) {
+		return fmt.Errorf("the base's definition is not the one the patch replaces (it is %s)", mustJSON(cur))
 	}
 	set(game)
 	return nil
 }
 
-func decodeNumbers(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return dec.Decode(v)
-}
-
 // mapperNames reads a ["mapper",{"type":"varint","mappings":{…}}] as names
 // by id, and returns the mapper's options for rewriting.
-func mapperNames(v any) ([]string, jsonObject, error) {
-	arr, ok := v.(jsonArray)
+func mapperNames(v any) ([]string, *ordered, error) {
+	arr, ok := v.([]any)
 	if !ok || len(arr) != 2 || arr[0] != "mapper" {
 		return nil, nil, fmt.Errorf("not a mapper")
 	}
-	opts, _ := arr[1].(jsonObject)
-	m, _ := opts["mappings"].(jsonObject)
-	names := make([]string, len(m))
-	for k, n := range m {
+	opts, _ := arr[1].(*ordered)
+	if opts == nil {
+		return nil, nil, fmt.Errorf("a mapper without options")
+	}
+	mv, _ := opts.get("mappings")
+	m, _ := mv.(*ordered)
+	if m == nil {
+		return nil, nil, fmt.Errorf("a mapper without mappings")
+	}
+	names := make([]string, len(m.keys))
+	for _, k := range m.keys {
 		id, err := strconv.Atoi(k)
-		s, _ := n.(string)
+		s, _ := m.m[k].(string)
 		if err != nil || id < 0 || id >= len(names) || names[id] != "" || s == "" {
-			return nil, nil, fmt.Errorf("mapper entry %q: %v", k, n)
+			return nil, nil, fmt.Errorf("mapper entry %q: %v", k, m.m[k])
 		}
 		names[id] = s
 	}
 	return names, opts, nil
 }
 
-func mappings(names []string) jsonObject {
-	m := jsonObject{}
+func mappings(names []string) *ordered {
+	m := newOrdered()
 	for i, n := range names {
-		m[strconv.Itoa(i)] = n
+		m.set(strconv.Itoa(i), n)
 	}
 	return m
 }
@@ -1171,7 +1214,7 @@ func mappings(names []string) jsonObject {
 // layout from layouts (required when complete, else optional: a particle
 // without one carries nothing), a changed one too, a removed one loses its
 // case.
-func (b *builder) registrySwitch(types jsonObject, enumType, typeName, field string, names []string, layouts map[string]json.RawMessage, complete bool) error {
+func (b *builder) registrySwitch(types *ordered, enumType, typeName, field string, names []string, layouts map[string]json.RawMessage, complete bool) error {
 	if len(names) == 0 {
 		return fmt.Errorf("the facts list no %s registry", typeName)
 	}
@@ -1179,45 +1222,50 @@ func (b *builder) registrySwitch(types jsonObject, enumType, typeName, field str
 		return err
 	}
 	names = b.mdNames(names)
-	renamed := map[string]json.RawMessage{}
-	for n, l := range layouts {
-		renamed[b.mdName(n)] = l
-	}
-	layouts = renamed
-	container, _ := types[typeName].(jsonArray)
+	cv, _ := types.get(typeName)
+	container, _ := cv.([]any)
 	if len(container) != 2 || container[0] != "container" {
 		return fmt.Errorf("type %s is not a container", typeName)
 	}
-	fields, _ := container[1].(jsonArray)
-	var enumOpts jsonObject
+	fields, _ := container[1].([]any)
+	fieldType := func(f any) any {
+		fm, _ := f.(*ordered)
+		if fm == nil {
+			return nil
+		}
+		t, _ := fm.get("type")
+		return t
+	}
+	var enumOpts *ordered
 	var old []string
 	var err error
 	if enumType != "" {
-		old, enumOpts, err = mapperNames(types[enumType])
+		ev, _ := types.get(enumType)
+		old, enumOpts, err = mapperNames(ev)
 	} else if len(fields) > 0 {
-		first, _ := fields[0].(jsonObject)
-		old, enumOpts, err = mapperNames(first["type"])
+		old, enumOpts, err = mapperNames(fieldType(fields[0]))
 	}
 	if err != nil {
 		return fmt.Errorf("%s's registry: %w", typeName, err)
 	}
-	var sw jsonObject
+	var cases *ordered
 	for _, f := range fields {
-		fm, _ := f.(jsonObject)
-		if fm["name"] == field {
-			arr, _ := fm["type"].(jsonArray)
-			if len(arr) == 2 && arr[0] == "switch" {
-				sw, _ = arr[1].(jsonObject)
+		fm, _ := f.(*ordered)
+		if fm == nil {
+			continue
+		}
+		if n, _ := fm.get("name"); n != field {
+			continue
+		}
+		if arr, _ := fieldType(f).([]any); len(arr) == 2 && arr[0] == "switch" {
+			if sw, _ := arr[1].(*ordered); sw != nil {
+				fv, _ := sw.get("fields")
+				cases, _ = fv.(*ordered)
 			}
 		}
 	}
-	cases, _ := sw["fields"].(jsonObject)
 	if cases == nil {
 		return fmt.Errorf("%s.%s is not a switch", typeName, field)
-	}
-	isOld := map[string]bool{}
-	for _, n := range old {
-		isOld[n] = true
 	}
 	isNew := map[string]bool{}
 	for _, n := range names {
@@ -1225,36 +1273,54 @@ func (b *builder) registrySwitch(types jsonObject, enumType, typeName, field str
 	}
 	for _, n := range old {
 		if !isNew[n] {
-			delete(cases, n)
+			cases.del(n)
 		}
 	}
-	for n, raw := range layouts {
-		if !isNew[n] {
-			return fmt.Errorf("%s layout for %s, which the release does not have", typeName, n)
+	// New cases go in the release's order, after the base's.
+	for _, n := range names {
+		raw, ok := layouts[b.reverseMD(n)]
+		if !ok {
+			if _, has := cases.get(n); !has && complete {
+				return fmt.Errorf("%s %s is new and the facts give no layout for it", typeName, n)
+			}
+			continue
 		}
-		var v any
-		if err := decodeNumbers(raw, &v); err != nil {
+		v, err := decodeOrdered(raw)
+		if err != nil {
 			return fmt.Errorf("%s layout for %s: %w", typeName, n, err)
 		}
-		cases[n] = v
+		cases.set(n, v)
 	}
-	for _, n := range names {
-		if _, ok := cases[n]; !ok && complete {
-			return fmt.Errorf("%s %s is new and the facts give no layout for it", typeName, n)
+	for n := range layouts {
+		if !isNew[b.mdName(n)] {
+			return fmt.Errorf("%s layout for %s, which the release does not have", typeName, n)
 		}
 	}
-	enumOpts["mappings"] = mappings(names)
+	enumOpts.set("mappings", mappings(names))
 	return nil
+}
+
+// reverseMD is the facts' (the game's) name of a protocol.json name.
+func (b *builder) reverseMD(md string) string {
+	for game, n := range b.facts.MDNames {
+		if n == md {
+			return game
+		}
+	}
+	return md
 }
 
 // argumentTypes rebuilds the command argument parser mapper (the one whose
 // names start with brigadier:bool) from the facts' list.
-func (b *builder) argumentTypes(types jsonObject) error {
-	var found jsonObject
+func (b *builder) argumentTypes(types *ordered) error {
+	var found *ordered
 	var walk func(v any)
 	walk = func(v any) {
+		if found != nil {
+			return
+		}
 		switch x := v.(type) {
-		case jsonArray:
+		case []any:
 			if names, opts, err := mapperNames(x); err == nil && len(names) > 0 && names[0] == "brigadier:bool" {
 				found = opts
 				return
@@ -1262,13 +1328,14 @@ func (b *builder) argumentTypes(types jsonObject) error {
 			for _, e := range x {
 				walk(e)
 			}
-		case jsonObject:
-			for _, k := range sortedKeysOf(x) {
-				walk(x[k])
+		case *ordered:
+			for _, k := range x.keys {
+				walk(x.m[k])
 			}
 		}
 	}
-	walk(types["command_node"])
+	cn, _ := types.get("command_node")
+	walk(cn)
 	if found == nil {
 		return fmt.Errorf("command_node has no argument parser mapper")
 	}
@@ -1282,7 +1349,7 @@ func (b *builder) argumentTypes(types jsonObject) error {
 	if err := checkUnique("argument types", names); err != nil {
 		return err
 	}
-	found["mappings"] = mappings(names)
+	found.set("mappings", mappings(names))
 	return nil
 }
 
