@@ -49,8 +49,7 @@ const baseOf = new Map(require('./mcdata/releases.json').map(r => [r.version, r.
 // reads 26.2 and 26.3 chunks with its ChunkType26_1): the implementation of
 // the base is built with the release's own registry, whose version checks
 // (fluid counts from 26.1 …) then answer for the release.
-function chunk (registry) {
-  const load = require('prismarine-chunk')
+function chunk (registry, load = require('prismarine-chunk')) {
   const v = registry.version
   let base = baseOf.get(v.majorVersion)
   if (base === undefined) return load(registry)
@@ -61,6 +60,32 @@ function chunk (registry) {
     return load(registry)
   } finally {
     v.majorVersion = own
+  }
+}
+
+// Code we did not write that loads prismarine-chunk itself (mineflayer's
+// blocks plugin) gets the same loader: the module's export is replaced in
+// require's cache, so this file must be required before such code is. The
+// loader's other exports (BlobEntry …) are kept.
+const chunkPath = require.resolve('prismarine-chunk')
+const chunkModule = require(chunkPath)
+if (!chunkModule.blockmateEmitted) {
+  const original = chunkModule
+  const wrapped = (registryOrVersion) => chunk(typeof registryOrVersion === 'string' ? require('prismarine-registry')(registryOrVersion) : registryOrVersion, original)
+  Object.assign(wrapped, original, { blockmateEmitted: true })
+  require.cache[chunkPath].exports = wrapped
+}
+
+// prismarine-physics lists, per feature, the major versions that have it,
+// and knows none after 26.1: an emitted release has the features of its
+// base (no source names a change of the player's physics in 26.2).
+const physicsFeatures = require('prismarine-physics/lib/features.json')
+for (const [version, base] of baseOf) {
+  let root = base
+  while (baseOf.has(root)) root = baseOf.get(root)
+  const rootMajor = require('minecraft-data')(root).version.majorVersion
+  for (const f of physicsFeatures) {
+    if (f.versions.includes(rootMajor) && !f.versions.includes(version)) f.versions.push(version)
   }
 }
 
