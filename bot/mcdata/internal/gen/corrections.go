@@ -319,3 +319,21 @@ var BlockCopies = func() []Copy {
 var EntityCopies = []Copy{
 	{Protocols: []int{776, 777}, New: "sulfur_cube", From: "slime", Why: "a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB)"},
 }
+
+// Where the sources of the emitted releases disagree, and which one the
+// facts follow (sources/*.json names each source's commit):
+//
+//   - 26.2 team parameters: minecraft-data's automated pc_26_2 branch keeps
+//     26.1's order (flags after the name, a VarInt colour); ViaVersion's
+//     Protocol26_1To26_2 and azalea's ClientboundSetPlayerTeam agree on the
+//     new order (prefix and suffix first, an optional colour, the flags
+//     last). Followed: ViaVersion and azalea.
+//   - 26.2 registries in protocol.json (data components, particles,
+//     attributes): the pc_26_2 branch keeps 26.1's lists; ViaVersion's
+//     Mappings and azalea-registry agree entry for entry on the new ones.
+//     Followed: Mappings.
+//   - 26.2 login success and play login: all three agree (the session id;
+//     the online-mode flag before enforcesSecureChat).
+//   - Collision boxes of randomly offset blocks (bamboo, pointed dripstone,
+//     and so 26.2's sulfur spike): minecraft-data applies the offset,
+//     azalea does not; minecraft-data is followed (BlockCopies).

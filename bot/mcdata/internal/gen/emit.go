@@ -150,6 +150,13 @@ type releaseFacts struct {
 	// entries where they differ from the game's (and the facts'): the
 	// emitted protocol.json keeps minecraft-data's, as its base has them.
 	MDNames map[string]string `json:"mdNames"`
+	// Mappers are further registries protocol.json spells out as mappers
+	// (the attributes of entity_update_attributes), each rebuilt in the
+	// release's order at its path.
+	Mappers []struct {
+		Path  string   `json:"path"`
+		Names []string `json:"names"`
+	} `json:"mappers"`
 	// ProtocolPatches replace parts of the base's protocol.json.
 	ProtocolPatches []protocolPatch `json:"protocolPatches"`
 	// Language holds the translations new or changed since the base.
@@ -1075,7 +1082,7 @@ func (b *builder) protocol(src map[string]any) error {
 	if types == nil {
 		return fmt.Errorf("the base's protocol.json has no types")
 	}
-	text := string(mustJSON(types))
+	text := string(mustJSON(proto))
 	for game, md := range b.facts.MDNames {
 		if !strings.Contains(text, strconv.Quote(md)) {
 			return fmt.Errorf("mdNames: the base's protocol.json no longer names %s %q: drop the alias", game, md)
@@ -1097,6 +1104,28 @@ func (b *builder) protocol(src map[string]any) error {
 			return err
 		}
 	}
+	for _, m := range b.facts.Mappers {
+		node, _, err := navigate(proto, m.Path)
+		if err != nil {
+			return fmt.Errorf("mapper %s: %w", m.Path, err)
+		}
+		old, opts, err := mapperNames(node)
+		if err != nil {
+			return fmt.Errorf("mapper %s: %w", m.Path, err)
+		}
+		names := b.mdNames(m.Names)
+		if err := checkUnique(m.Path, names); err != nil {
+			return err
+		}
+		// A registry keeps its entries (renamed ones are aliased): an old
+		// name the release lacks means the facts or the aliases are wrong.
+		for _, n := range old {
+			if indexOf(names, n) < 0 {
+				return fmt.Errorf("mapper %s: the base's %s is not in the release's list (add an mdNames alias if minecraft-data spells it otherwise)", m.Path, n)
+			}
+		}
+		opts.set("mappings", mappings(names))
+	}
 	raw, err := json.MarshalIndent(proto, "", "  ")
 	if err != nil {
 		return err
@@ -1115,19 +1144,34 @@ func applyPatch(root *ordered, p protocolPatch) error {
 	if err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
+	cur, set, err := navigate(root, p.Path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(mustJSON(cur), mustJSON(md)) {
+		return fmt.Errorf("the base's definition is not the one the patch replaces (it is %s)", mustJSON(cur))
+	}
+	set(game)
+	return nil
+}
+
+// navigate finds the part of protocol.json a path names: object keys, then
+// container fields by name or "@N" by index, switch cases by name, "[]" for
+// an array's element. It returns the part and a setter that replaces it.
+func navigate(root *ordered, path string) (any, func(any), error) {
 	var cur any = root
 	set := func(any) {}
-	for _, step := range strings.Split(p.Path, ".") {
+	for _, step := range strings.Split(path, ".") {
 		switch node := cur.(type) {
 		case *ordered:
 			v, ok := node.get(step)
 			if !ok {
-				return fmt.Errorf("no key %q", step)
+				return nil, nil, fmt.Errorf("no key %q", step)
 			}
 			cur, set = v, func(x any) { node.set(step, x) }
 		case []any:
 			if len(node) != 2 {
-				return fmt.Errorf("cannot step into %q", step)
+				return nil, nil, fmt.Errorf("cannot step into %q", step)
 			}
 			kind, _ := node[0].(string)
 			switch kind {
@@ -1147,29 +1191,32 @@ func applyPatch(root *ordered, p protocolPatch) error {
 					}
 				}
 				if !found {
-					return fmt.Errorf("container has no field %q", step)
+					return nil, nil, fmt.Errorf("container has no field %q", step)
 				}
+			case "array":
+				if step != "[]" {
+					return nil, nil, fmt.Errorf("cannot step into %q of an array", step)
+				}
+				opts, _ := node[1].(*ordered)
+				t, _ := opts.get("type")
+				cur, set = t, func(x any) { opts.set("type", x) }
 			case "switch":
 				opts, _ := node[1].(*ordered)
 				cv, _ := opts.get("fields")
 				cases, _ := cv.(*ordered)
 				c, ok := cases.get(step)
 				if !ok {
-					return fmt.Errorf("switch has no case %q", step)
+					return nil, nil, fmt.Errorf("switch has no case %q", step)
 				}
 				cur, set = c, func(x any) { cases.set(step, x) }
 			default:
-				return fmt.Errorf("cannot step into %q of a %s", step, kind)
+				return nil, nil, fmt.Errorf("cannot step into %q of a %s", step, kind)
 			}
 		default:
-			return fmt.Errorf("cannot step into %q", step)
+			return nil, nil, fmt.Errorf("cannot step into %q", step)
 		}
 	}
-	if !bytes.Equal(mustJSON(cur), mustJSON(md)) {
-		return fmt.Errorf("the base's definition is not the one the patch replaces (it is %s)", mustJSON(cur))
-	}
-	set(game)
-	return nil
+	return cur, set, nil
 }
 
 // mapperNames reads a ["mapper",{"type":"varint","mappings":{…}}] as names
