@@ -27,7 +27,8 @@ func newestReleases() []mcdata.Release {
 }
 
 // TestTheNewestReleases drives `blockmate sidecar` on mpserver.js for the
-// newest releases, where no server of the game's own is at hand: a position
+// newest releases, where no server of the game's own is at hand: the
+// status ping called compatible, the join, a position
 // sync (/tp) that the server sees confirmed and the bot reports; /give, seen
 // by mc_get_inventory; mc_equip of a helmet, whose put-down click carries
 // the helmet on the cursor as a hashed stack, which minecraft-protocol
@@ -50,6 +51,15 @@ func TestTheNewestReleases(t *testing.T) {
 			defer cancel()
 			s := seeing{t, sc, ctx}
 
+			var ping struct {
+				Compatible bool   `json:"compatible"`
+				Version    string `json:"version"`
+				Protocol   int    `json:"protocol"`
+			}
+			s.call("mc_ping_server", map[string]any{"port": srv.Port}, &ping)
+			if !ping.Compatible || ping.Version != rel.Names[0] || ping.Protocol != rel.Protocol {
+				t.Errorf("mc_ping_server = %+v, want %s (%d), compatible", ping, rel.Names[0], rel.Protocol)
+			}
 			var joined struct {
 				Joined  bool
 				Version string
