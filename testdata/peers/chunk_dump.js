@@ -20,7 +20,7 @@
 //     times prismarine-chunk's load over the packets' chunk data, and the
 //     whole of what mineflayer does per map_chunk (parse the packet, load,
 //     load the light), and measures the heap one loaded column costs.
-require('./emitted') // 26.2 and 26.3, from testdata/peers/mcdata
+require('./emitted') // the emitted releases (26.2), from testdata/peers/mcdata
 const fs = require('fs')
 const path = require('path')
 const mc = require('minecraft-protocol')

@@ -23,7 +23,7 @@
 // plugin's own getPathFromTo with its default Movements, except that it
 // may not dig or place blocks (bot/path does neither yet), and with one
 // unbounded think: the time to a complete path is what is compared.
-require('./emitted') // 26.2 and 26.3, from testdata/peers/mcdata
+require('./emitted') // the emitted releases (26.2), from testdata/peers/mcdata
 const fs = require('fs')
 const { EventEmitter } = require('events')
 const { performance } = require('perf_hooks')

@@ -39,7 +39,7 @@ const { dialogSummary } = require('./dialogs')
 
 const opts = JSON.parse(process.argv[2] || '{}')
 // mineflayer 4.39.0 refuses, by name, every release after 26.1, the newest it
-// was tested on. The releases blockmate emits the data of (26.2, 26.3:
+// was tested on. The releases blockmate emits the data of (26.2:
 // emitted.js, loaded by versions.js) are let through: mineflayer then reads
 // them with minecraft-protocol and the emitted dataset, as a peer; what it
 // cannot read shows as a failing test, not a skipped one.

@@ -1,13 +1,13 @@
 'use strict'
 // Generates small wire test vectors with minecraft-protocol 1.68.0's serializer
-// (minecraft-data 3.119.0 layouts, and the datasets blockmate emits for 26.2
-// and 26.3) for the packets whose layout changed in 770..776. Run from the repository root:
+// (minecraft-data 3.119.0 layouts, and the dataset blockmate emits for 26.2)
+// for the packets whose layout changed in 770..776. Run from the repository root:
 //   NODE_PATH=testdata/peers/node_modules node bot/codec/testdata/make_vectors.js > bot/codec/testdata/peer_vectors.json
 // Each vector: version, state, direction, packet name, params, hex of the packet
 // (id VarInt + body, no length/compression framing). Where minecraft-data and the
 // game disagree (custom_click_action), a "game" hex is added, built by hand from
 // the decompiled game codec (see PROTOCOL-CHANGES.md §D).
-// 26.2 and 26.3 are the releases blockmate emits (testdata/peers/mcdata).
+// 26.2 is a release blockmate emits (testdata/peers/mcdata).
 require('../../../testdata/peers/emitted')
 const { createSerializer } = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')

@@ -304,12 +304,12 @@ var BlockCopies = func() []Copy {
 			{fam + "_brick_wall", "tuff_brick_wall"}, {"chiseled_" + fam, "chiseled_tuff"},
 		}
 		for _, p := range pairs {
-			out = append(out, Copy{Protocols: []int{776, 777}, New: p[0], From: p[1], Why: why})
+			out = append(out, Copy{Protocols: []int{776}, New: p[0], From: p[1], Why: why})
 		}
 	}
 	out = append(out,
-		Copy{Protocols: []int{776, 777}, New: "potent_sulfur", From: "tuff", Why: "a full stone block of tuff's strength and tool; its five states (dry … continuous) all take tuff's full cube, as azalea's collision table has them"},
-		Copy{Protocols: []int{776, 777}, New: "sulfur_spike", From: "pointed_dripstone", Why: "the same properties (thickness, vertical_direction, waterlogged), strength and shapes"},
+		Copy{Protocols: []int{776}, New: "potent_sulfur", From: "tuff", Why: "a full stone block of tuff's strength and tool; its five states (dry … continuous) all take tuff's full cube, as azalea's collision table has them"},
+		Copy{Protocols: []int{776}, New: "sulfur_spike", From: "pointed_dripstone", Why: "the same properties (thickness, vertical_direction, waterlogged), strength and shapes"},
 	)
 	return out
 }()
@@ -317,7 +317,7 @@ var BlockCopies = func() []Copy {
 // EntityCopies: 26.2's sulfur cube is a cube mob like the slime (ViaVersion
 // EntityTypes26_2 puts both under ABSTRACT_CUBE_MOB), hostile like it.
 var EntityCopies = []Copy{
-	{Protocols: []int{776, 777}, New: "sulfur_cube", From: "slime", Why: "a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB)"},
+	{Protocols: []int{776}, New: "sulfur_cube", From: "slime", Why: "a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB)"},
 }
 
 // Where the sources of the emitted releases disagree, and which one the

@@ -1,7 +1,8 @@
 package gen
 
-// The emit step: releases minecraft-data has no data for (26.2 and 26.3 in
-// 3.119.0), built from fact tables extracted from other public sources
+// The emit step: releases minecraft-data has no data for (26.2 in 3.119.0;
+// 26.3's facts are not complete, sources/README.md says why), built from
+// fact tables extracted from other public sources
 // (sources/*.json, each naming its repositories and commits) on top of the
 // minecraft-data release they follow.
 //
