@@ -2,6 +2,38 @@
 
 package mcdata
 
+// New blocks and entities of the emitted releases take what no source
+// gives from an old one (bot/mcdata/internal/gen/corrections.go):
+//   - [776] sulfur copies tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_slab copies tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_stairs copies tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_wall copies tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur copies polished_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur_slab copies polished_tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur_stairs copies polished_tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur_wall copies polished_tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_bricks copies tuff_bricks: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_brick_slab copies tuff_brick_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_brick_stairs copies tuff_brick_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_brick_wall copies tuff_brick_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] chiseled_sulfur copies chiseled_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar copies tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_slab copies tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_stairs copies tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_wall copies tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar copies polished_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar_slab copies polished_tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar_stairs copies polished_tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar_wall copies polished_tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_bricks copies tuff_bricks: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_brick_slab copies tuff_brick_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_brick_stairs copies tuff_brick_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_brick_wall copies tuff_brick_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] chiseled_cinnabar copies chiseled_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] potent_sulfur copies tuff: a full stone block of tuff's strength and tool; its five states (dry … continuous) all take tuff's full cube, as azalea's collision table has them.
+//   - [776] sulfur_spike copies pointed_dripstone: the same properties (thickness, vertical_direction, waterlogged), strength and shapes.
+//   - [776] sulfur_cube copies slime: a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB).
+
 // gameParts locates each distinct part of the static game data in
 // game_data.bin: offset and length of its deflate stream, its inflated size,
 // and the minecraft-data folders it was built from.
