@@ -32,7 +32,7 @@ package mcdata
 //   - [776] chiseled_cinnabar copies chiseled_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
 //   - [776] potent_sulfur copies tuff: a full stone block of tuff's strength and tool; its five states (dry … continuous) all take tuff's full cube, as azalea's collision table has them.
 //   - [776] sulfur_spike copies pointed_dripstone: the same properties (thickness, vertical_direction, waterlogged), strength and shapes.
-//   - [776] sulfur_cube copies slime: a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB).
+//   - [776] sulfur_cube copies slime: a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB); its mob category is not in any source, the slime's hostile one is the cautious guess.
 
 // gameParts locates each distinct part of the static game data in
 // game_data.bin: offset and length of its deflate stream, its inflated size,

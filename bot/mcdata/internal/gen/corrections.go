@@ -314,10 +314,16 @@ var BlockCopies = func() []Copy {
 	return out
 }()
 
-// EntityCopies: 26.2's sulfur cube is a cube mob like the slime (ViaVersion
-// EntityTypes26_2 puts both under ABSTRACT_CUBE_MOB), hostile like it.
+// EntityCopies: 26.2's sulfur cube is a cube mob like the slime and the
+// magma cube (ViaVersion's EntityTypes26_2 puts the three under
+// ABSTRACT_CUBE_MOB; azalea-entity's metadata tree agrees). Whether the
+// game counts it a monster (the slime's mob category, which the bot's
+// hostile scan reads) no source used says: it can be caught in a bucket,
+// which no hostile mob can, and a hot one burns. Copying the slime's
+// category makes the bot warn of a sulfur cube nearby, the cautious side
+// of not knowing.
 var EntityCopies = []Copy{
-	{Protocols: []int{776}, New: "sulfur_cube", From: "slime", Why: "a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB)"},
+	{Protocols: []int{776}, New: "sulfur_cube", From: "slime", Why: "a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB); its mob category is not in any source, the slime's hostile one is the cautious guess"},
 }
 
 // Where the sources of the emitted releases disagree, and which one the
