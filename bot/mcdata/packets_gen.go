@@ -20,7 +20,9 @@ const DataVersion = "3.119.0"
 //   - C11 [773] loginPacket.json of 1.21.9 (data, not protocol). minecraft-data: worldState has no seaLevel. The game: the spawn info carries seaLevel from 1.21.2 on (CommonPlayerSpawnInfo). On the wire: servers built on minecraft-data send sea level 0; the bot must not rely on it.
 
 // releases is the one list of supported releases: every release from
-// protocol 767 on that minecraft-data has protocol data for, oldest first.
+// protocol 767 on that minecraft-data has protocol data for, and those the
+// generator emits from the facts of bot/mcdata/internal/gen/sources (Data
+// blockmate/…), oldest first.
 // minecraft-data also names these releases, without data, so they are not
 // supported until a minecraft-data that has their data is pinned: 777 (26.3).
 var releases = []Release{

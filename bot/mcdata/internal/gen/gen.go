@@ -146,7 +146,7 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 		fmt.Fprintf(&b, "//   - %s %v %s. minecraft-data: %s. The game: %s. On the wire: %s.\n", c.ID, c.Protocols, c.Where, c.MD, c.Game, c.Impact)
 	}
 	b.WriteString("\n// releases is the one list of supported releases: every release from\n")
-	fmt.Fprintf(&b, "// protocol %d on that minecraft-data has protocol data for, oldest first.\n", OldestProtocol)
+	fmt.Fprintf(&b, "// protocol %d on that minecraft-data has protocol data for, and those the\n// generator emits from the facts of bot/mcdata/internal/gen/sources (Data\n// blockmate/…), oldest first.\n", OldestProtocol)
 	if len(later) > 0 {
 		b.WriteString("// minecraft-data also names these releases, without data, so they are not\n// supported until a minecraft-data that has their data is pinned:")
 		for i, u := range later {
