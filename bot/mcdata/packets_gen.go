@@ -24,7 +24,8 @@ const DataVersion = "3.119.0"
 // generator emits from the facts of bot/mcdata/internal/gen/sources (Data
 // blockmate/…), oldest first.
 // minecraft-data also names these releases, without data, so they are not
-// supported until a minecraft-data that has their data is pinned: 777 (26.3).
+// supported until a minecraft-data that has their data is pinned or their
+// facts are written in sources/: 777 (26.3).
 var releases = []Release{
 	{Protocol: 767, Names: []string{"1.21", "1.21.1"}, Data: "pc/1.21.1"},
 	{Protocol: 768, Names: []string{"1.21.2", "1.21.3"}, Data: "pc/1.21.3"},

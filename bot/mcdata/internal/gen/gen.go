@@ -148,7 +148,7 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 	b.WriteString("\n// releases is the one list of supported releases: every release from\n")
 	fmt.Fprintf(&b, "// protocol %d on that minecraft-data has protocol data for, and those the\n// generator emits from the facts of bot/mcdata/internal/gen/sources (Data\n// blockmate/…), oldest first.\n", OldestProtocol)
 	if len(later) > 0 {
-		b.WriteString("// minecraft-data also names these releases, without data, so they are not\n// supported until a minecraft-data that has their data is pinned:")
+		b.WriteString("// minecraft-data also names these releases, without data, so they are not\n// supported until a minecraft-data that has their data is pinned or their\n// facts are written in sources/:")
 		for i, u := range later {
 			sep := ","
 			if i == len(later)-1 {
