@@ -104,11 +104,11 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartShapes, off: 588804, size: 22534, raw: 102688},   // blockmate/26.2
 	{kind: gamePartItems, off: 611338, size: 15915, raw: 52821},     // blockmate/26.2
 	{kind: gamePartMaterials, off: 627253, size: 545, raw: 2312},    // blockmate/26.2
-	{kind: gamePartEntities, off: 627798, size: 2557, raw: 9038},    // blockmate/26.2
-	{kind: gamePartRecipes, off: 630355, size: 9605, raw: 25463},    // blockmate/26.2
+	{kind: gamePartEntities, off: 627798, size: 2561, raw: 9038},    // blockmate/26.2
+	{kind: gamePartRecipes, off: 630359, size: 9605, raw: 25463},    // blockmate/26.2
 }
 
-// game_data.bin holds 68 parts: 639960 bytes compressed, 2850800 inflated.
+// game_data.bin holds 68 parts: 639964 bytes compressed, 2850800 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of

@@ -136,7 +136,10 @@ type releaseFacts struct {
 	NewItems      []newItem   `json:"newItems"`
 	Entities      []string    `json:"entities"`
 	NewEntities   []newEntity `json:"newEntities"`
-	Particles     []string    `json:"particles"`
+	// ChangedEntities are old entities whose size changed (name, width,
+	// height).
+	ChangedEntities []newEntity `json:"changedEntities"`
+	Particles       []string    `json:"particles"`
 	// ParticleLayouts are the protodef types of new particles that carry
 	// data (none: the particle carries nothing).
 	ParticleLayouts map[string]json.RawMessage `json:"particleLayouts"`
@@ -888,11 +891,21 @@ func (b *builder) entities(src map[string]any) error {
 	for _, e := range b.facts.NewEntities {
 		added[e.Name] = e
 	}
+	changed := 0
 	var out jsonArray
 	for i, name := range b.facts.Entities {
 		var o jsonObject
 		if old, ok := byName[name]; ok {
 			o = copyObject(old)
+			for _, c := range b.facts.ChangedEntities {
+				if c.Name == name {
+					if c.Width <= 0 || c.Height <= 0 {
+						return fmt.Errorf("changed entity %s needs a width and a height", name)
+					}
+					o["width"], o["height"] = floatNum(c.Width), floatNum(c.Height)
+					changed++
+				}
+			}
 		} else if e, ok := added[name]; ok {
 			from, _ := copyFor(EntityCopies, b.facts.Protocol, name)
 			cp, ok := byName[from]
@@ -911,6 +924,9 @@ func (b *builder) entities(src map[string]any) error {
 	}
 	if len(added) > 0 {
 		return fmt.Errorf("new entities %v are not in the release's order", sortedKeysOf(added))
+	}
+	if changed != len(b.facts.ChangedEntities) {
+		return fmt.Errorf("changed entities name %d entities; %d of them are old entities of the release", len(b.facts.ChangedEntities), changed)
 	}
 	var err error
 	b.out["entities"], err = marshalLines(out)
