@@ -25,13 +25,18 @@ const (
 	versionsEnd   = "<!-- versions:end -->"
 )
 
-// versionTable renders the release list: each protocol and the game
-// versions that speak it.
+// versionTable renders the release list: each protocol, the game versions
+// that speak it, and where its tables come from (a minecraft-data folder,
+// or the facts the generator emits a release from).
 func versionTable() string {
 	var b strings.Builder
-	b.WriteString("| protocol | game versions |\n|---|---|\n")
+	b.WriteString("| protocol | game versions | tables from |\n|---|---|---|\n")
 	for _, r := range mcdata.Releases() {
-		fmt.Fprintf(&b, "| %d | %s |\n", r.Protocol, strings.Join(r.Names, ", "))
+		from := "minecraft-data " + mcdata.DataVersion + " (`" + r.Data + "`)"
+		if v, ok := strings.CutPrefix(r.Data, "blockmate/"); ok {
+			from = "public facts, emitted (`bot/mcdata/internal/gen/sources/" + v + ".json`)"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s |\n", r.Protocol, strings.Join(r.Names, ", "), from)
 	}
 	return b.String()
 }

@@ -435,6 +435,14 @@ func spawnInfo(r *wire.Reader) SpawnInfo {
 }
 
 func playLogin(c *Codec, r *wire.Reader) PlayLogin {
+	l := playLoginHead(c, r)
+	l.EnforcesSecureChat = r.Bool()
+	return l
+}
+
+// playLoginHead reads the play login up to and with the spawn info, which
+// every version has; what follows it changed in 26.2.
+func playLoginHead(c *Codec, r *wire.Reader) PlayLogin {
 	l := PlayLogin{EntityID: r.Int32(), Hardcore: r.Bool()}
 	n := r.Count(1)
 	l.Dimensions = make([]string, 0, n)
@@ -444,7 +452,6 @@ func playLogin(c *Codec, r *wire.Reader) PlayLogin {
 	l.MaxPlayers, l.ViewDistance, l.SimulationDistance = r.VarInt(), r.VarInt(), r.VarInt()
 	l.ReducedDebugInfo, l.RespawnScreen, l.LimitedCrafting = r.Bool(), r.Bool(), r.Bool()
 	l.Spawn = c.SpawnInfo(r)
-	l.EnforcesSecureChat = r.Bool()
 	return l
 }
 

@@ -40,6 +40,9 @@ type LoginSuccess struct {
 	UUID       [16]byte
 	Name       string
 	Properties []Property
+	// SessionID is the server's id of this login session (26.2+; zero
+	// before).
+	SessionID [16]byte
 }
 
 // PluginRequest is a login plugin message (clientbound).
@@ -161,6 +164,9 @@ type PlayLogin struct {
 	RespawnScreen      bool
 	LimitedCrafting    bool
 	Spawn              SpawnInfo
+	// OnlineMode says whether the server authenticates players (26.2+;
+	// false before, when only the encryption request told).
+	OnlineMode         bool
 	EnforcesSecureChat bool
 }
 

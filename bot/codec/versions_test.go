@@ -60,7 +60,7 @@ func codecNamed(t *testing.T, name string) *Codec {
 // table) and its body.
 func body(t *testing.T, c *Codec, v peerVector, raw []byte) (mcdata.Packet, []byte) {
 	t.Helper()
-	states := map[string]mcdata.State{"configuration": mcdata.StateConfig, "play": mcdata.StatePlay}
+	states := map[string]mcdata.State{"login": mcdata.StateLogin, "configuration": mcdata.StateConfig, "play": mcdata.StatePlay}
 	dir := mcdata.Clientbound
 	if v.Direction == "toServer" {
 		dir = mcdata.Serverbound
@@ -156,13 +156,24 @@ func TestPeerVectors(t *testing.T) {
 			if !bytes.Equal(got, game) || bytes.Equal(got, raw) {
 				t.Errorf("%v custom click action: % x; the game's bytes are % x, minecraft-data's % x (C4)", c, got, game, raw)
 			}
+		case "success":
+			s := c.LoginSuccess(r)
+			want := [16]byte{}
+			if c.Protocol >= 776 {
+				want[15] = 2
+			}
+			done("login success", s.UUID == [16]byte{15: 1} && s.Name == "Theo" && len(s.Properties) == 0 && s.SessionID == want, s)
+		case "login":
+			l := c.PlayLogin(r)
+			done("play login", l.EntityID == 42 && l.Spawn.Dimension == "minecraft:overworld" && l.Spawn.GameMode == 1 && l.Spawn.Flat && l.Spawn.SeaLevel == 63 &&
+				l.EnforcesSecureChat && l.OnlineMode == (c.Protocol >= 776), l)
 		case "entity_velocity":
 			// The bot reads no velocities yet (issue 9).
 		default:
 			t.Errorf("a vector of %s, which this test does not check", v.Name)
 		}
 	}
-	for _, name := range []string{"chat_message", "player_chat", "spawn_position", "code_of_conduct", "accept_code_of_conduct", "show_dialog", "clear_dialog", "custom_click_action"} {
+	for _, name := range []string{"chat_message", "player_chat", "spawn_position", "code_of_conduct", "accept_code_of_conduct", "show_dialog", "clear_dialog", "custom_click_action", "success", "login"} {
 		if !seen[name] {
 			t.Errorf("no vector checked %s", name)
 		}

@@ -17,6 +17,9 @@ func FuzzReadSlot(f *testing.F) {
 	for _, seed := range seedSlots(f) {
 		f.Add(seed)
 	}
+	for _, seed := range nestedStackSeeds(f) {
+		f.Add(seed)
+	}
 	protocols := mcdata.SchemaProtocols()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, p := range protocols {
@@ -101,6 +104,38 @@ func seedSlots(t testing.TB) [][]byte {
 		}
 		patch(&w)
 		out = append(out, w.Bytes())
+	}
+	return out
+}
+
+// nestedStackSeeds are, per protocol from 776 (26.2) on, a stack whose
+// sulfur_cube_content holds a whole stack (a Slot, not a template) that
+// holds components of its own: a cube holding a cube holding a damaged
+// stack.
+func nestedStackSeeds(t testing.TB) map[int32][]byte {
+	out := map[int32][]byte{}
+	for _, p := range mcdata.SchemaProtocols() {
+		if p < 776 {
+			continue
+		}
+		var w wire.Writer
+		w.VarInt(1)
+		w.VarInt(600)
+		w.VarInt(1)
+		w.VarInt(0)
+		w.VarInt(comp(t, p, "sulfur_cube_content"))
+		w.VarInt(1)
+		w.VarInt(600)
+		w.VarInt(1)
+		w.VarInt(0)
+		w.VarInt(comp(t, p, "sulfur_cube_content"))
+		w.VarInt(2)
+		w.VarInt(1)
+		w.VarInt(1)
+		w.VarInt(0)
+		w.VarInt(comp(t, p, "damage"))
+		w.VarInt(3)
+		out[p] = w.Bytes()
 	}
 	return out
 }

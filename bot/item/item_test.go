@@ -236,4 +236,15 @@ func TestSeedsRead(t *testing.T) {
 			t.Errorf("protocol %d: shulker box %+v", p, c)
 		}
 	}
+	nested := nestedStackSeeds(t)
+	if len(nested) == 0 {
+		t.Error("no protocol has a nested stack seed (sulfur_cube_content, 26.2+)")
+	}
+	for p, b := range nested {
+		r := wire.NewReader(b)
+		s := item.ReadSlot(r, p)
+		if r.Err() != nil || r.Remaining() != 0 || len(s.Components) != 1 {
+			t.Errorf("protocol %d nested seed %x: %+v, %v, %d left", p, b, s, r.Err(), r.Remaining())
+		}
+	}
 }

@@ -12,6 +12,38 @@ package mcdata
 //   - every other block the 1.20 table lacks drops what blocks.json lists.
 // Recipes (corrections_recipes.go): the dye recipes (a dye and a wool, carpet, bed or harness of another colour) keep only minecraft-data's first alternative colour; the white one is added to each, the one a player dyes.
 
+// New blocks and entities of the emitted releases take what no source
+// gives from an old one (bot/mcdata/internal/gen/corrections.go):
+//   - [776] sulfur copies tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_slab copies tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_stairs copies tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_wall copies tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur copies polished_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur_slab copies polished_tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur_stairs copies polished_tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_sulfur_wall copies polished_tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_bricks copies tuff_bricks: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_brick_slab copies tuff_brick_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_brick_stairs copies tuff_brick_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] sulfur_brick_wall copies tuff_brick_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] chiseled_sulfur copies chiseled_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar copies tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_slab copies tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_stairs copies tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_wall copies tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar copies polished_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar_slab copies polished_tuff_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar_stairs copies polished_tuff_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] polished_cinnabar_wall copies polished_tuff_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_bricks copies tuff_bricks: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_brick_slab copies tuff_brick_slab: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_brick_stairs copies tuff_brick_stairs: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] cinnabar_brick_wall copies tuff_brick_wall: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] chiseled_cinnabar copies chiseled_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
+//   - [776] potent_sulfur copies tuff: a full stone block of tuff's strength and tool; its five states (dry … continuous) all take tuff's full cube, as azalea's collision table has them.
+//   - [776] sulfur_spike copies pointed_dripstone: the same properties (thickness, vertical_direction, waterlogged), strength and shapes.
+//   - [776] sulfur_cube copies slime: a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB); its mob category is not in any source, the slime's hostile one is the cautious guess.
+
 // gameParts locates each distinct part of the static game data in
 // game_data.bin: offset and length of its deflate stream, its inflated size,
 // and the minecraft-data folders it was built from.
@@ -105,7 +137,7 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartBlocks, off: 533824, size: 20021, raw: 131102},   // pc/26.1
 	{kind: gamePartShapes, off: 553845, size: 21637, raw: 97684},    // pc/26.1
 	{kind: gamePartItems, off: 575482, size: 15625, raw: 51691},     // pc/26.1
-	{kind: gamePartFoods, off: 591107, size: 494, raw: 1227},        // pc/26.1
+	{kind: gamePartFoods, off: 591107, size: 494, raw: 1227},        // pc/26.1, blockmate/26.2
 	{kind: gamePartMaterials, off: 591601, size: 545, raw: 2312},    // pc/26.1
 	{kind: gamePartEntities, off: 592146, size: 2537, raw: 8981},    // pc/26.1
 	{kind: gamePartRecipes, off: 594683, size: 9870, raw: 25869},    // pc/26.1
@@ -113,9 +145,19 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartMobLoot, off: 606652, size: 544, raw: 736},       // pc/1.20
 	{kind: gamePartFurnace, off: 607196, size: 1211, raw: 1857},     // gen/furnace.txt
 	{kind: gamePartTags, off: 608407, size: 765, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 609172, size: 20544, raw: 135411},   // blockmate/26.2
+	{kind: gamePartShapes, off: 629716, size: 22534, raw: 102688},   // blockmate/26.2
+	{kind: gamePartItems, off: 652250, size: 15915, raw: 52821},     // blockmate/26.2
+	{kind: gamePartMaterials, off: 668165, size: 545, raw: 2312},    // blockmate/26.2
+	{kind: gamePartEntities, off: 668710, size: 2561, raw: 9038},    // blockmate/26.2
+	{kind: gamePartRecipes, off: 671271, size: 9806, raw: 26003},    // blockmate/26.2
+	{kind: gamePartLoot, off: 681077, size: 2155, raw: 5587},        // pc/1.20
+	{kind: gamePartMobLoot, off: 683232, size: 544, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 683776, size: 1206, raw: 1857},     // gen/furnace.txt
+	{kind: gamePartTags, off: 684982, size: 765, raw: 979},          // gen/tags.go
 }
 
-// game_data.bin holds 97 parts: 609172 bytes compressed, 2604436 inflated.
+// game_data.bin holds 107 parts: 685747 bytes compressed, 2941868 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of
@@ -130,4 +172,5 @@ var gameVersions = [...]gameVersionRef{
 	{protocols: []int32{773}, version: "1.21.10", parts: [numGameParts]uint16{64, 65, 66, 38, 67, 68, 6, 59, 69, 20, 70, 71, 72, 73}},
 	{protocols: []int32{774}, version: "1.21.11", parts: [numGameParts]uint16{74, 65, 75, 76, 67, 77, 78, 79, 80, 81, 82, 83, 84, 85}},
 	{protocols: []int32{775}, version: "26.1", parts: [numGameParts]uint16{86, 87, 88, 89, 90, 91, 78, 79, 92, 81, 93, 94, 95, 96}},
+	{protocols: []int32{776}, version: "26.2", parts: [numGameParts]uint16{97, 98, 99, 89, 100, 101, 78, 79, 102, 81, 103, 104, 105, 106}},
 }

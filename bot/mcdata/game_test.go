@@ -332,6 +332,9 @@ func TestBlockPhysicsClasses(t *testing.T) {
 		if p < 769 {
 			wantWalls = 25
 		}
+		if p >= 776 {
+			wantWalls = 32
+		}
 		if fences != wantFences || walls != wantWalls {
 			t.Errorf("%s: %d fences and %d walls, want %d and %d", g.Version, fences, walls, wantFences, wantWalls)
 		}

@@ -27,9 +27,9 @@ func TestSupported(t *testing.T) {
 	if Range() != wantRange || Newest() != last.Names[len(last.Names)-1] || Oldest() != first.Names[0] {
 		t.Errorf("Range %q Newest %q Oldest %q", Range(), Newest(), Oldest())
 	}
-	// The pinned data covers 1.21 to 26.1.2; a newer pin may go further,
-	// never back.
-	for _, name := range []string{"1.21", "1.21.4", "1.21.5", "1.21.8", "1.21.10", "1.21.11", "26.1", "26.1.2"} {
+	// The pinned data covers 1.21 to 26.1.2 and the generator emits 26.2
+	// from public facts; a newer pin may go further, never back.
+	for _, name := range []string{"1.21", "1.21.4", "1.21.5", "1.21.8", "1.21.10", "1.21.11", "26.1", "26.1.2", "26.2"} {
 		found := false
 		for _, r := range Supported() {
 			for _, n := range r.Names {
@@ -83,6 +83,9 @@ func TestAdvice(t *testing.T) {
 func TestLookupName(t *testing.T) {
 	if r, ok := LookupName("1.21.10"); !ok || r.Protocol != 773 {
 		t.Errorf("1.21.10 = %+v %v, want protocol 773", r, ok)
+	}
+	if r, ok := LookupName("26.2"); !ok || r.Protocol != 776 {
+		t.Errorf("26.2 = %+v %v, want protocol 776", r, ok)
 	}
 	if _, ok := LookupName("26.3"); ok {
 		t.Error("26.3 is not supported")

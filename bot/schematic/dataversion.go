@@ -15,6 +15,7 @@ var dataVersions = map[string]int{
 	"1.21.10": 4556,
 	"1.21.11": 4671,
 	"26.1":    4786,
+	"26.2":    4903,
 }
 
 // DataVersionOf returns the world data version of a game version

@@ -90,7 +90,7 @@ async function capture ({ peer, version }) {
       placed.push([x, y, z, state])
     }
   }
-  const Chunk = require('prismarine-chunk')(registry)
+  const Chunk = require('./emitted').chunk(registry)
   const client = mc.createClient({ host: '127.0.0.1', port, username: 'capture', version: data, auth: 'offline', hideErrors: true })
   const want = new Set()
   for (let x = -radius; x <= radius; x++) for (let z = -radius; z <= radius; z++) want.add(x + ',' + z)

@@ -20,6 +20,7 @@
 //     times prismarine-chunk's load over the packets' chunk data, and the
 //     whole of what mineflayer does per map_chunk (parse the packet, load,
 //     load the light), and measures the heap one loaded column costs.
+require('./emitted') // the emitted releases (26.2), from testdata/peers/mcdata
 const fs = require('fs')
 const path = require('path')
 const mc = require('minecraft-protocol')
@@ -46,7 +47,7 @@ function packetCodecs (version) {
 function make (dir, versions) {
   for (const version of versions) {
     const registry = require('prismarine-registry')(version)
-    const Chunk = require('prismarine-chunk')(registry)
+    const Chunk = require('./emitted').chunk(registry)
     const { serializer } = packetCodecs(version)
     const numStates = Math.max(...registry.blocksArray.map(b => b.maxStateId)) + 1
     const biomeIds = registry.biomesArray.map(b => b.id)
@@ -173,7 +174,7 @@ function make (dir, versions) {
 function read (list) {
   for (const item of list) {
     const registry = require('prismarine-registry')(item.version)
-    const Chunk = require('prismarine-chunk')(registry)
+    const Chunk = require('./emitted').chunk(registry)
     const { deserializer } = packetCodecs(item.version)
     const packet = deserializer.parsePacketBuffer(fs.readFileSync(item.path)).data
     if (packet.name !== 'map_chunk') throw new Error(`${item.path} is a ${packet.name} packet`)
@@ -209,7 +210,7 @@ function bench (list, rounds) {
     const registry = require('prismarine-registry')(item.version)
     const { deserializer } = packetCodecs(item.version)
     const raw = fs.readFileSync(item.path)
-    return { item, raw, deserializer, Chunk: require('prismarine-chunk')(registry), params: deserializer.parsePacketBuffer(raw).data.params }
+    return { item, raw, deserializer, Chunk: require('./emitted').chunk(registry), params: deserializer.parsePacketBuffer(raw).data.params }
   })
   const time = (fn) => {
     for (let i = 0; i < 3; i++) fn() // warm up the JIT

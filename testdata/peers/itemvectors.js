@@ -29,6 +29,7 @@
 // can put garbage there.
 'use strict'
 
+require('./emitted') // the emitted releases (26.2), from testdata/peers/mcdata
 const mc = require('minecraft-protocol')
 const mcData = require('minecraft-data')
 const protocolVersions = require('minecraft-data/minecraft-data/data/pc/common/protocolVersions.json')

@@ -1,7 +1,9 @@
 'use strict'
 // mpserver.js is a small Minecraft server built on minecraft-protocol 1.68.0
-// for every release from 1.21 to 26.1.2 (protocols 767 to 775): the peer the
-// tests join for the versions flying-squid does not serve. Its packets are
+// for every release from 1.21 to 26.1.2 (protocols 767 to 775), and for the
+// releases blockmate emits the data of (26.2: testdata/peers/mcdata,
+// registered by emitted.js): the peer the tests join for the versions
+// flying-squid does not serve. Its packets are
 // encoded by minecraft-protocol from minecraft-data's definitions and its
 // chunks by prismarine-chunk, not by anything of ours: that is what makes it
 // a real check.
@@ -35,9 +37,16 @@
 // load and unload as a player crosses chunk borders or teleports.
 //
 // Commands (chat_command; also typed on stdin, without the slash, as the
-// server console): kill, tp/teleport, setblock, fill, say, msg/tell/w,
+// server console): kill, tp/teleport, setblock, fill, give, say, msg/tell/w,
 // time, weather, gamemode, dialog (1.21.6+). Anything else gets vanilla's
 // red "unknown command" lines.
+//
+// The survival basics: the inventory window (give puts stacks in it; window
+// clicks pick up, swap and throw, and the server answers with the whole
+// window), digging (a finished dig breaks the block at once, nothing drops)
+// and placing (the held item's block against the clicked face); every dig
+// and place sequence is acknowledged. F (swap hands) swaps the held stack
+// with the off-hand.
 //
 // It reports on fd 3 (see events.js), one JSON object a line:
 //   {"event":"ready","port":N,"version":"26.1"}
@@ -48,7 +57,14 @@
 //   {"event":"code_of_conduct_accepted","username":"alex"}
 //   {"event":"death","username":"alex","message":"alex was killed"}
 //   {"event":"respawn","username":"alex"}
+//   {"event":"teleport_confirmed","username":"alex","message":"1"}   the teleport id
+//   {"event":"give","username":"alex","name":"cobblestone","message":"36"}   the slot
+//   {"event":"click","username":"alex","data":{window, slot, button, mode, changed:[{slot, item:{name, count, components}}], cursor}}
+//                                  the stacks are the client's hashed stacks as parsed
+//   {"event":"dig","username":"alex","name":"stone","x":1,"y":64,"z":2}   a block broken
+//   {"event":"place","username":"alex","name":"cobblestone","x":1,"y":65,"z":2}
 const readline = require('readline')
+const { randomUUID } = require('crypto')
 const mc = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')
 const { emit, exitWithParent } = require('./events')
@@ -190,6 +206,17 @@ function play () {
     for (const p of targets) p.client.write('system_chat', { content, isActionBar: false })
   }
 
+  // 26.2's login success ends with a session id, which minecraft-protocol's
+  // login (written for 26.1 and older) does not send: the server adds one
+  // where the version's definition has the field.
+  const successFields = protocol.login.toClient.types.packet_success[1].map(f => f.name)
+  if (successFields.includes('sessionId')) {
+    server.on('connection', (client) => {
+      const write = client.write.bind(client)
+      client.write = (name, params) => write(name, name === 'success' && params.sessionId === undefined ? { ...params, sessionId: randomUUID() } : params)
+    })
+  }
+
   // ---- configuration ----
   server.on('login', (client) => {
     client.on('error', (err) => console.error(client.username, 'connection error:', err && err.message))
@@ -270,6 +297,13 @@ function play () {
       teleportId: 0,
       pendingTeleport: null,
       chatIndex: 0,
+      // The survival basics (give, clicks in the inventory, digging,
+      // placing): the 46 slots of the inventory window, the held hotbar
+      // slot, the cursor and the window's state id.
+      inventory: new Array(46).fill(null),
+      held: 0,
+      cursor: null,
+      stateId: 0,
       joined: false
     }
     players.set(client.id, p)
@@ -311,6 +345,7 @@ function play () {
       enableRespawnScreen: true,
       doLimitedCrafting: false,
       worldState: spawnInfo(p),
+      onlineMode: false, // 26.2+ (ignored by older definitions)
       enforcesSecureChat: false
     })
     c.write('difficulty', { difficulty: 'normal', difficultyLocked: false })
@@ -339,7 +374,12 @@ function play () {
     })
     c.on('teleport_confirm', (packet) => {
       if (p.pendingTeleport === packet.teleportId) p.pendingTeleport = null
+      emit('teleport_confirmed', { username: p.name, message: String(packet.teleportId) })
     })
+    c.on('held_item_slot', (packet) => { p.held = packet.slotId })
+    c.on('window_click', (packet) => click(p, packet))
+    c.on('block_dig', (packet) => dig(p, packet))
+    c.on('block_place', (packet) => place(p, packet))
     for (const name of ['position', 'position_look', 'look', 'flying']) {
       c.on(name, (packet) => moved(p, packet))
     }
@@ -350,6 +390,122 @@ function play () {
     })
     console.log(p.name, 'joined')
     emit('join', { username: p.name })
+  }
+
+  // ---- the survival basics: give, inventory clicks, digging, placing ----
+  // Enough of vanilla's rules for the tests to check what a client sends:
+  // the stacks and hashed stacks of window clicks (minecraft-protocol parses
+  // them from the version's definition), the dig and place packets and their
+  // acknowledged sequences. Digging takes no time and drops nothing; a placed
+  // block is the held item's block in its default state.
+  const EMPTY_SLOT = { itemCount: 0 }
+  function slotOf (stack) {
+    if (!stack) return EMPTY_SLOT
+    return { itemCount: stack.count, itemId: stack.id, addedComponentCount: 0, removedComponentCount: 0, components: [], removeComponents: [] }
+  }
+  function sendInventory (p) {
+    p.stateId++
+    p.client.write('window_items', { windowId: 0, stateId: p.stateId, items: p.inventory.map(slotOf), carriedItem: slotOf(p.cursor) })
+  }
+  const hotbarFirst = [36, 37, 38, 39, 40, 41, 42, 43, 44, ...Array.from({ length: 27 }, (_, i) => 9 + i)]
+  function give (source, args) {
+    const list = targets(source, args[0])
+    const name = String(args[1] || '').replace(/^minecraft:/, '')
+    const item = registry.itemsByName[name]
+    if (!item) fail('argument.item.id.invalid', [name])
+    const count = args[2] === undefined ? 1 : Number(args[2])
+    if (!Number.isInteger(count) || count < 1 || count > item.stackSize) fail('argument.integer.big', [String(item.stackSize), String(count)])
+    for (const q of list) {
+      const slot = hotbarFirst.find(i => q.inventory[i] && q.inventory[i].id === item.id && q.inventory[i].count + count <= item.stackSize) ??
+        hotbarFirst.find(i => !q.inventory[i])
+      if (slot === undefined) continue
+      const had = q.inventory[slot] ? q.inventory[slot].count : 0
+      q.inventory[slot] = { id: item.id, count: had + count }
+      sendInventory(q)
+      emit('give', { username: q.name, name: item.name, message: String(slot) })
+    }
+    feedback(source, tr('commands.give.success.single', [String(count), item.displayName, list[0].name]))
+  }
+  // click applies a click in the inventory window (pick up, swap with the
+  // hotbar or off-hand, throw) and answers with the whole window, as a
+  // server whose prediction differs from the client's does. It reports the
+  // click with the stacks the client said the clicked slots now hold.
+  function click (p, packet) {
+    const hashed = (h) => h ? { name: (registry.items[h.itemId] || {}).name || '?' + h.itemId, count: h.itemCount, components: h.components.length } : null
+    emit('click', {
+      username: p.name,
+      data: { window: packet.windowId, slot: packet.slot, button: packet.mouseButton, mode: packet.mode, changed: packet.changedSlots.map(c => ({ slot: c.location, item: hashed(c.item) })), cursor: hashed(packet.cursorItem) }
+    })
+    if (packet.windowId !== 0) return
+    const inv = p.inventory
+    const at = packet.slot
+    const inRange = at >= 0 && at < inv.length
+    switch (packet.mode) {
+      case 0: // pick up or put down
+        if (at === -999) {
+          p.cursor = null
+        } else if (inRange) {
+          const here = inv[at]
+          if (p.cursor && here && p.cursor.id === here.id) {
+            const max = registry.items[here.id].stackSize
+            const moved = Math.min(max - here.count, p.cursor.count)
+            here.count += moved
+            p.cursor = p.cursor.count - moved > 0 ? { id: p.cursor.id, count: p.cursor.count - moved } : null
+          } else {
+            inv[at] = p.cursor
+            p.cursor = here
+          }
+        }
+        break
+      case 2: { // swap with a hotbar slot (button 0–8) or the off-hand (40)
+        const other = packet.mouseButton === 40 ? 45 : 36 + packet.mouseButton
+        if (inRange && other >= 36 && other <= 45) [inv[at], inv[other]] = [inv[other], inv[at]]
+        break
+      }
+      case 4: // throw one (button 0) or the stack (button 1)
+        if (inRange && inv[at]) {
+          inv[at] = packet.mouseButton === 1 || inv[at].count <= 1 ? null : { id: inv[at].id, count: inv[at].count - 1 }
+        }
+        break
+    }
+    sendInventory(p)
+  }
+  const FACES = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]]
+  // dig breaks a block when the client says it finished (survival) or
+  // started (creative), and acknowledges every action's sequence.
+  function dig (p, packet) {
+    const { x, y, z } = packet.location
+    const breaks = packet.status === 2 || (packet.status === 0 && p.gameMode === 1)
+    if (breaks) {
+      const was = world.about(world.getBlock(x, y, z))
+      setBlocks([[x, y, z, 0]])
+      emit('dig', { username: p.name, name: was.name, x, y, z })
+    } else if (packet.status === 0 || packet.status === 1) {
+      emit(packet.status === 0 ? 'dig_start' : 'dig_abort', { username: p.name, x, y, z })
+    } else if (packet.status === 6) { // swap the held stack with the off-hand (F)
+      const inv = p.inventory
+      ;[inv[36 + p.held], inv[45]] = [inv[45], inv[36 + p.held]]
+      sendInventory(p)
+      emit('swap_hands', { username: p.name })
+    }
+    if (packet.status <= 2) p.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
+  }
+  // place puts the held stack's block against the clicked face.
+  function place (p, packet) {
+    const slot = packet.hand === 'off_hand' || packet.hand === 1 ? 45 : 36 + p.held
+    const stack = p.inventory[slot]
+    const face = FACES[packet.direction]
+    const { x, y, z } = packet.location
+    const block = stack && face && registry.blocksByName[registry.items[stack.id].name]
+    if (block) {
+      const [px, py, pz] = [x + face[0], y + face[1], z + face[2]]
+      if (world.inWorld(py) && world.about(world.getBlock(px, py, pz)).air && setBlocks([[px, py, pz, block.defaultState]])) {
+        p.inventory[slot] = stack.count > 1 ? { id: stack.id, count: stack.count - 1 } : null
+        sendInventory(p)
+        emit('place', { username: p.name, name: block.name, x: px, y: py, z: pz })
+      }
+    }
+    p.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
   }
 
   function playerInfo (list) {
@@ -696,6 +852,7 @@ function play () {
       feedback(source, list.length === 1 ? tr('commands.kill.success.single', [list[0].name]) : tr('commands.kill.success.multiple', [String(list.length)]))
     },
     tp (source, args) { teleportCommand(source, args) },
+    give (source, args) { give(source, args) },
     teleport (source, args) { teleportCommand(source, args) },
     // where <player> reports where the server holds a player to be, for
     // tests that check the server accepted a client's movement (not a

@@ -23,6 +23,7 @@
 // plugin's own getPathFromTo with its default Movements, except that it
 // may not dig or place blocks (bot/path does neither yet), and with one
 // unbounded think: the time to a complete path is what is compared.
+require('./emitted') // the emitted releases (26.2), from testdata/peers/mcdata
 const fs = require('fs')
 const { EventEmitter } = require('events')
 const { performance } = require('perf_hooks')
@@ -30,7 +31,7 @@ const { Vec3 } = require('vec3')
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
 const registry = require('prismarine-registry')(spec.version)
-const Chunk = require('prismarine-chunk')(registry)
+const Chunk = require('./emitted').chunk(registry)
 const World = require('prismarine-world')(registry)
 const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
 

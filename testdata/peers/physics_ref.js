@@ -14,6 +14,7 @@
 //
 //   node physics_ref.js scenarios.json      (or the JSON on stdin)
 //   node physics_ref.js --bench 1.21.4 200000   (prints ns per simulated tick)
+require('./emitted') // the emitted releases (26.2), from testdata/peers/mcdata
 const { Physics, PlayerState } = require('prismarine-physics')
 const { Vec3 } = require('vec3')
 

@@ -7,6 +7,7 @@
 // differential test compares its own tables with it.
 //
 //   node registry_dump.js 1.21.4 26.1
+require('./emitted') // the emitted releases (26.2), from testdata/peers/mcdata
 const dataPaths = require('minecraft-data/minecraft-data/data/dataPaths.json')
 
 for (const version of process.argv.slice(2)) {

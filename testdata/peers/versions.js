@@ -13,6 +13,9 @@
 //
 //   node versions.js        prints the releases as JSON, one object a line:
 //   {"version":"1.21.2","protocol":768,"dataVersion":"1.21.3","mineflayer":true,"flyingSquid":false,"dialog":false,"codeOfConduct":false}
+// The releases blockmate emits (26.2, 26.3) join minecraft-data and
+// minecraft-protocol first, so that they are served like the others.
+const emitted = require('./emitted')
 const protocolVersions = require('minecraft-data/minecraft-data/data/pc/common/protocolVersions.json')
 const mpSupported = require('minecraft-protocol/src/version').supportedVersions
 const { testedVersions: mineflayerVersions } = require('mineflayer/lib/version')
@@ -51,8 +54,9 @@ function configurationPackets (data) {
   // Only the protocol definition is read: loading all of minecraft-data for
   // every release would cost seconds.
   const paths = require('minecraft-data/minecraft-data/data/dataPaths.json').pc[data]
-  if (!paths || !paths.protocol) return []
-  const protocol = require('minecraft-data/minecraft-data/data/' + paths.protocol + '/protocol.json')
+  const file = emitted.protocolFile(data) || (paths && paths.protocol && require.resolve('minecraft-data/minecraft-data/data/' + paths.protocol + '/protocol.json'))
+  if (!file) return []
+  const protocol = require(file)
   const packet = protocol.configuration && protocol.configuration.toClient.types.packet
   return packet ? Object.values(packet[1][0].type[1].mappings) : []
 }

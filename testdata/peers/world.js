@@ -81,7 +81,7 @@ class World {
   constructor (registry, codec) {
     this.registry = registry
     this.Block = require('prismarine-block')(registry)
-    this.Chunk = require('prismarine-chunk')(registry)
+    this.Chunk = require('./emitted').chunk(registry)
     const overworld = codec['minecraft:dimension_type'].entries.find(e => e.key === 'minecraft:overworld').value.value
     this.minY = overworld.min_y.value
     this.height = overworld.height.value

@@ -1,12 +1,14 @@
 'use strict'
 // Generates small wire test vectors with minecraft-protocol 1.68.0's serializer
-// (minecraft-data 3.119.0 layouts) for the packets whose layout changed in
-// 770..775. Run from the repository root:
+// (minecraft-data 3.119.0 layouts, and the dataset blockmate emits for 26.2)
+// for the packets whose layout changed in 770..776. Run from the repository root:
 //   NODE_PATH=testdata/peers/node_modules node bot/codec/testdata/make_vectors.js > bot/codec/testdata/peer_vectors.json
 // Each vector: version, state, direction, packet name, params, hex of the packet
 // (id VarInt + body, no length/compression framing). Where minecraft-data and the
 // game disagree (custom_click_action), a "game" hex is added, built by hand from
 // the decompiled game codec (see PROTOCOL-CHANGES.md §D).
+// 26.2 is a release blockmate emits (testdata/peers/mcdata).
+require('../../../testdata/peers/emitted')
 const { createSerializer } = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')
 const [, , lp] = [null, null, require('minecraft-protocol/src/datatypes/lpVec3')]
@@ -36,6 +38,20 @@ vec('1.21.6', 'play', true, 'show_dialog', { dialog: { data: nbt.comp({ type: nb
 vec('1.21.6', 'play', true, 'clear_dialog', {}, '')
 vec('1.21.6', 'configuration', false, 'custom_click_action', { id: 'minecraft:x', nbt: undefined }, 'minecraft-data encoding (bool 00 = absent). The GAME expects VarInt length + NBT: see gameHex')
 out[out.length - 1].gameHex = '080b6d696e6563726166743a780100'
+// 26.2: login success ends with a session id; the play login has the online
+// mode before enforcesSecureChat (26.1 for comparison).
+for (const v of ['26.1', '26.2']) {
+  const success = { uuid: UUID, username: 'Theo', properties: [] }
+  if (v !== '26.1') success.sessionId = '00000000-0000-0000-0000-000000000002'
+  vec(v, 'login', true, 'success', success, v === '26.1' ? 'profile only' : 'profile, then the session UUID')
+  const login = {
+    entityId: 42, isHardcore: false, worldNames: ['minecraft:overworld'], maxPlayers: 20, viewDistance: 8, simulationDistance: 6, reducedDebugInfo: false, enableRespawnScreen: true, doLimitedCrafting: false,
+    worldState: { dimension: 0, name: 'minecraft:overworld', hashedSeed: 7n, gamemode: 'creative', previousGamemode: 255, isDebug: false, isFlat: true, death: undefined, portalCooldown: 0, seaLevel: 63 },
+    enforcesSecureChat: true
+  }
+  if (v !== '26.1') login.onlineMode = true
+  vec(v, 'play', true, 'login', login, v === '26.1' ? 'spawn info, then enforcesSecureChat' : 'spawn info, online mode, enforcesSecureChat')
+}
 // LpVec3 examples (same algorithm as the game's net.minecraft.network.LpVec3)
 const lpv = []
 for (const v of [[0, 0, 0], [0.1, -0.2, 0.3], [1, 0, -1], [3.5, 0, 0], [10, -20, 5.25], [0.00001, 0, 0]]) {

@@ -232,6 +232,9 @@ func (f *Server) Login(threshold int) {
 		if f.Proto == 767 {
 			w.Bool(true) // strict error handling
 		}
+		if f.Proto >= 776 {
+			w.UUID([16]byte{2}) // the session id (26.2)
+		}
 	})
 	f.Expect(mcdata.ServerboundLoginLoginAcknowledged)
 }
@@ -434,6 +437,9 @@ func LoginBody(proto int32, entityID int32, viewDistance int32) []byte {
 	w.Bool(true)
 	w.Bool(false)
 	SpawnInfo(&w, proto, 0, "minecraft:overworld")
+	if proto >= 776 {
+		w.Bool(false) // online mode (26.2)
+	}
 	w.Bool(false)
 	return w.B
 }

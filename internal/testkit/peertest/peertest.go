@@ -133,6 +133,9 @@ type Event struct {
 	Y        *float64 `json:"y,omitempty"`
 	Z        *float64 `json:"z,omitempty"`
 	Chunks   *int     `json:"chunks,omitempty"` // a player's loaded chunk columns (stats)
+	// Data is an event's structured detail, e.g. mpserver's "click": the
+	// window click as minecraft-protocol parsed it.
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
 // logBuffer keeps the last part of a peer's stdout and stderr.

@@ -100,21 +100,21 @@ var TypeCorrections = []TypeCorrection{
 		Why:  "a partial matcher is a predicate type id and the predicate's value as NBT (1.21.7 DataComponentPredicate.SINGLE_STREAM_CODEC: a registry dispatch to ByteBufCodecs.fromCodecWithRegistries; the same in a 1.21.9/1.21.10 decompile), not a bare id",
 	},
 	{
-		ID: "C12", Protocols: []int{774, 775},
+		ID: "C12", Protocols: []int{774, 775, 776},
 		Path: "DataComponentMatchers.partialMatchers",
 		MD:   `["array",{"countType":"varint","type":"varint"}]`,
 		Game: `["array",{"countType":"varint","type":["container",[{"name":"isPredicateType","type":"bool"},{"name":"type","type":"varint"},{"name":"predicate","type":"anonymousNbt"}]]}]`,
 		Why:  "from 1.21.11 a partial matcher's type is either a predicate type or a component type (a boolean, then the registry id: 1.21.11 ComponentPredicate.Type.PACKET_CODEC, 26.1.2 DataComponentPredicate.Type.STREAM_CODEC), then its value as NBT",
 	},
 	{
-		ID: "C13", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775},
+		ID: "C13", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776},
 		Path: "ItemBlockPredicate.nbt",
 		MD:   `"anonOptionalNbt"`,
 		Game: `["option","anonymousNbt"]`,
 		Why:  "BlockPredicate.STREAM_CODEC writes ByteBufCodecs.optional(NbtPredicate.STREAM_CODEC): a presence boolean, then a compound (1.21.1 to 26.1.2), not NBT whose TAG_End means none",
 	},
 	{
-		ID: "C14", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775},
+		ID: "C14", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776},
 		Path: "ItemBlockProperty.value.false",
 		MD:   `["container",[{"name":"minValue","type":"string"},{"name":"maxValue","type":"string"}]]`,
 		Game: `["container",[{"name":"minValue","type":["option","string"]},{"name":"maxValue","type":["option","string"]}]]`,
@@ -128,7 +128,7 @@ var TypeCorrections = []TypeCorrection{
 		Why:  "1.21.1's PaintingVariant.DIRECT_STREAM_CODEC is width and height as VarInts and the asset id; title and author arrive with 1.21.2",
 	},
 	{
-		ID: "C15", Protocols: []int{768, 769, 770, 771, 772, 773, 774, 775},
+		ID: "C15", Protocols: []int{768, 769, 770, 771, 772, 773, 774, 775, 776},
 		Path: "EntityMetadataPaintingVariant",
 		MD:   `["container",[{"name":"width","type":"i32"},{"name":"height","type":"i32"},{"name":"assetId","type":"string"},{"name":"title","type":["option","anonymousNbt"]},{"name":"author","type":["option","anonymousNbt"]}]]`,
 		Game: `["container",[{"name":"width","type":"varint"},{"name":"height","type":"varint"},{"name":"assetId","type":"string"},{"name":"title","type":["option","anonymousNbt"]},{"name":"author","type":["option","anonymousNbt"]}]]`,
@@ -177,73 +177,169 @@ var TypeCorrections = []TypeCorrection{
 		Why:  "1.21.1's DustColorTransitionOptions.STREAM_CODEC writes the two colours, then the scale (the same 28 bytes, read into the wrong fields by minecraft-data's order)",
 	},
 	{
-		ID: "C22", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775},
+		ID: "C22", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776},
 		Path: "ItemWrittenBookPage.filteredContent",
 		MD:   `"anonOptionalNbt"`,
 		Game: `["option","anonymousNbt"]`,
 		Why:  "a written book page is Filterable.streamCodec(ComponentSerialization.STREAM_CODEC): the raw text, then ByteBufCodecs.optional of the filtered text, a presence boolean before its NBT (1.21.1 to 26.1.2)",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.damage_type",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"damageType","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"damageTypeId","otherwise":{"name":"data","type":"DamageTypeData"}}],"false":"string"}}]}]]`,
 		Game: `"varint"`,
 		Why:  "26.1.2's damage_type component is DamageType.STREAM_CODEC, ByteBufCodecs.holderRegistry: a plain registry id (1.21.11's either-of-holder-or-key form is gone)",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.damage_resistant",
 		MD:   `"string"`,
 		Game: `"IDSet"`,
 		Why:  "26.1.2's DamageResistant.STREAM_CODEC is ByteBufCodecs.holderSet(DAMAGE_TYPE), not a tag key",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.instrument",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"data","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"instrumentId","otherwise":{"name":"data","type":"InstrumentData"}}],"false":"string"}}]}]]`,
 		Game: `["registryEntryHolder",{"baseName":"instrumentId","otherwise":{"name":"data","type":"InstrumentData"}}]`,
 		Why:  "26.1.2's InstrumentComponent.STREAM_CODEC is Instrument.STREAM_CODEC, a plain holder (no either-of-holder-or-key boolean)",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.provides_trim_material",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"material","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"materialId","otherwise":{"name":"data","type":"ArmorTrimMaterial"}}],"false":"string"}}]}]]`,
 		Game: `["registryEntryHolder",{"baseName":"materialId","otherwise":{"name":"data","type":"ArmorTrimMaterial"}}]`,
 		Why:  "26.1.2's provides_trim_material component is TrimMaterial.STREAM_CODEC, a plain holder",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.jukebox_playable",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"song","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"songId","otherwise":{"name":"data","type":"JukeboxSongData"}}],"false":"string"}}]}]]`,
 		Game: `["registryEntryHolder",{"baseName":"songId","otherwise":{"name":"data","type":"JukeboxSongData"}}]`,
 		Why:  "26.1.2's JukeboxPlayable.STREAM_CODEC is JukeboxSong.STREAM_CODEC, a plain holder",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.provides_banner_patterns",
 		MD:   `"string"`,
 		Game: `"IDSet"`,
 		Why:  "26.1.2's provides_banner_patterns component is ByteBufCodecs.holderSet(BANNER_PATTERN), not a tag key",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.chicken/variant",
 		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
 		Game: `"varint"`,
 		Why:  "26.1.2's ChickenVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id, with no inline form",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.chicken/sound_variant",
 		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
 		Game: `"varint"`,
 		Why:  "26.1.2's ChickenSoundVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id",
 	},
 	{
-		ID: "C21", Protocols: []int{775},
+		ID: "C21", Protocols: []int{775, 776},
 		Path: "SlotComponent.data.zombie_nautilus/variant",
 		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
 		Game: `"varint"`,
 		Why:  "26.1.2's ZombieNautilusVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id",
 	},
 }
+
+// The corrections above that name 776 hold for 26.2 as for 26.1: the
+// emitted 26.2 protocol.json is minecraft-data 26.1's with the facts of
+// sources/26.2.json applied, so it repeats 26.1's mistakes, and 26.2 did
+// not change those layouts (ViaVersion's Protocol26_1To26_2 registers the
+// same data component keys as for 26.1, DAMAGE_TYPE26_1, INSTRUMENT26_1
+// and the rest, and rewrites none of those packets).
+
+// Copy names the old block or entity a new one of an emitted release
+// takes what no source gives from. For a block: its material (the tool
+// that mines it fast), harvest tools, light, transparency, bounding box
+// and collision shape (state by state, matched by property values); the
+// sources give its hardness, resistance, tool requirement (checked against
+// the copy's), default state and name. For an entity: its type, category
+// and metadata keys; the sources give its size and name.
+type Copy struct {
+	Protocols []int
+	New, From string
+	Why       string
+}
+
+func copyFor(list []Copy, protocol int, name string) (string, bool) {
+	for _, c := range list {
+		if c.New != name {
+			continue
+		}
+		for _, p := range c.Protocols {
+			if p == protocol {
+				return c.From, true
+			}
+		}
+	}
+	return "", false
+}
+
+// BlockCopies: 26.2's sulfur and cinnabar sets have tuff's strength (1.5,
+// 6.0), need a pickaxe to drop (azalea's requires_correct_tool_for_drops,
+// mineable/pickaxe and no needs_*_tool tag in azalea-registry's block
+// tags, as tuff), and are the shapes of tuff's set (azalea's collision
+// table agrees state by state); sulfur spike has pointed dripstone's
+// properties, strength (1.5, 3.0) and shapes. Where azalea and
+// minecraft-data disagree, minecraft-data is followed: it gives pointed
+// dripstone's and bamboo's collision boxes with the block's random
+// horizontal offset applied, azalea without; sulfur spike follows pointed
+// dripstone as minecraft-data writes it, so that the bot treats both alike.
+var BlockCopies = func() []Copy {
+	var out []Copy
+	why := "tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table)"
+	for _, fam := range []string{"sulfur", "cinnabar"} {
+		pairs := [][2]string{
+			{fam, "tuff"}, {fam + "_slab", "tuff_slab"}, {fam + "_stairs", "tuff_stairs"}, {fam + "_wall", "tuff_wall"},
+			{"polished_" + fam, "polished_tuff"}, {"polished_" + fam + "_slab", "polished_tuff_slab"},
+			{"polished_" + fam + "_stairs", "polished_tuff_stairs"}, {"polished_" + fam + "_wall", "polished_tuff_wall"},
+			{fam + "_bricks", "tuff_bricks"}, {fam + "_brick_slab", "tuff_brick_slab"}, {fam + "_brick_stairs", "tuff_brick_stairs"},
+			{fam + "_brick_wall", "tuff_brick_wall"}, {"chiseled_" + fam, "chiseled_tuff"},
+		}
+		for _, p := range pairs {
+			out = append(out, Copy{Protocols: []int{776}, New: p[0], From: p[1], Why: why})
+		}
+	}
+	out = append(out,
+		Copy{Protocols: []int{776}, New: "potent_sulfur", From: "tuff", Why: "a full stone block of tuff's strength and tool; its five states (dry … continuous) all take tuff's full cube, as azalea's collision table has them"},
+		Copy{Protocols: []int{776}, New: "sulfur_spike", From: "pointed_dripstone", Why: "the same properties (thickness, vertical_direction, waterlogged), strength and shapes"},
+	)
+	return out
+}()
+
+// EntityCopies: 26.2's sulfur cube is a cube mob like the slime and the
+// magma cube (ViaVersion's EntityTypes26_2 puts the three under
+// ABSTRACT_CUBE_MOB; azalea-entity's metadata tree agrees). Whether the
+// game counts it a monster (the slime's mob category, which the bot's
+// hostile scan reads) no source used says: it can be caught in a bucket,
+// which no hostile mob can, and a hot one burns. Copying the slime's
+// category makes the bot warn of a sulfur cube nearby, the cautious side
+// of not knowing.
+var EntityCopies = []Copy{
+	{Protocols: []int{776}, New: "sulfur_cube", From: "slime", Why: "a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB); its mob category is not in any source, the slime's hostile one is the cautious guess"},
+}
+
+// Where the sources of the emitted releases disagree, and which one the
+// facts follow (sources/*.json names each source's commit):
+//
+//   - 26.2 team parameters: minecraft-data's automated pc_26_2 branch keeps
+//     26.1's order (flags after the name, a VarInt colour); ViaVersion's
+//     Protocol26_1To26_2 and azalea's ClientboundSetPlayerTeam agree on the
+//     new order (prefix and suffix first, an optional colour, the flags
+//     last). Followed: ViaVersion and azalea.
+//   - 26.2 registries in protocol.json (data components, particles,
+//     attributes): the pc_26_2 branch keeps 26.1's lists; ViaVersion's
+//     Mappings and azalea-registry agree entry for entry on the new ones.
+//     Followed: Mappings.
+//   - 26.2 login success and play login: all three agree (the session id;
+//     the online-mode flag before enforcesSecureChat).
+//   - Collision boxes of randomly offset blocks (bamboo, pointed dripstone,
+//     and so 26.2's sulfur spike): minecraft-data applies the offset,
+//     azalea does not; minecraft-data is followed (BlockCopies).

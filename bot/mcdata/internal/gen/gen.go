@@ -73,15 +73,21 @@ type unserved struct {
 	names    []string
 }
 
-// Generate reads minecraft-data at pkgDir and returns the generated files by
-// name.
+// Generate reads minecraft-data at pkgDir and the release facts of
+// sources/, and returns the generated files by name: bot/mcdata's files by
+// their name, and the datasets emitted for the test peers by their path
+// from bot/mcdata ("../../testdata/peers/mcdata/26.2/blocks.json").
 func Generate(pkgDir string) (map[string][]byte, error) {
 	version, err := packageVersion(pkgDir)
 	if err != nil {
 		return nil, err
 	}
-	dataDir := filepath.Join(pkgDir, "minecraft-data", "data")
-	releases, later, err := readReleases(dataDir)
+	d := &dataSet{dir: filepath.Join(pkgDir, "minecraft-data", "data")}
+	peers, err := d.emit()
+	if err != nil {
+		return nil, err
+	}
+	releases, later, err := readReleases(d)
 	if err != nil {
 		return nil, err
 	}
@@ -89,8 +95,8 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 	tables := map[int]table{}
 	metadata := map[int][]string{}
 	for _, r := range releases {
-		path := filepath.Join(dataDir, r.data, "protocol.json")
-		t, err := readPackets(path)
+		path := r.data + "/protocol.json"
+		t, err := readPackets(d, path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.data, err)
 		}
@@ -98,7 +104,7 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 			return nil, err
 		}
 		tables[r.protocol] = t
-		if metadata[r.protocol], err = readMetadataTypes(path); err != nil {
+		if metadata[r.protocol], err = readMetadataTypes(d, path); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.data, err)
 		}
 	}
@@ -140,9 +146,9 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 		fmt.Fprintf(&b, "//   - %s %v %s. minecraft-data: %s. The game: %s. On the wire: %s.\n", c.ID, c.Protocols, c.Where, c.MD, c.Game, c.Impact)
 	}
 	b.WriteString("\n// releases is the one list of supported releases: every release from\n")
-	fmt.Fprintf(&b, "// protocol %d on that minecraft-data has protocol data for, oldest first.\n", OldestProtocol)
+	fmt.Fprintf(&b, "// protocol %d on that minecraft-data has protocol data for, and those the\n// generator emits from the facts of bot/mcdata/internal/gen/sources (Data\n// blockmate/…), oldest first.\n", OldestProtocol)
 	if len(later) > 0 {
-		b.WriteString("// minecraft-data also names these releases, without data, so they are not\n// supported until a minecraft-data that has their data is pinned:")
+		b.WriteString("// minecraft-data also names these releases, without data, so they are not\n// supported until a minecraft-data that has their data is pinned or their\n// facts are written in sources/:")
 		for i, u := range later {
 			sep := ","
 			if i == len(later)-1 {
@@ -199,23 +205,27 @@ func Generate(pkgDir string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("formatting packets: %w\n%s", err, b.Bytes())
 	}
 
-	lang, err := langTable(dataDir, releases[len(releases)-1].data, version)
+	newest := releases[len(releases)-1]
+	lang, err := langTable(d, newest.paths["language"], version)
 	if err != nil {
 		return nil, err
 	}
 	files := map[string][]byte{"packets_gen.go": packets, "lang_gen.go": lang}
-	game, err := generateGame(dataDir, version, releases)
+	game, err := generateGame(d, version, releases)
 	if err != nil {
 		return nil, err
 	}
 	for name, content := range game {
 		files[name] = content
 	}
-	schema, err := generateSchemas(dataDir, version, releases)
+	schema, err := generateSchemas(d, version, releases)
 	if err != nil {
 		return nil, err
 	}
 	files["schema_gen.go"] = schema
+	for name, content := range peers {
+		files[name] = content
+	}
 	return files, nil
 }
 
@@ -237,20 +247,29 @@ func packageVersion(pkgDir string) (string, error) {
 // protocol, oldest first. A protocol is supported when one of its game
 // versions has protocol data; its tables come from the newest such
 // version's folders. Releases without data are returned apart.
-func readReleases(dataDir string) ([]release, []unserved, error) {
+func readReleases(d *dataSet) ([]release, []unserved, error) {
 	var versions []struct {
 		MinecraftVersion string
 		Version          int
 		ReleaseType      string
 	}
-	if err := readJSON(filepath.Join(dataDir, "pc", "common", "protocolVersions.json"), &versions); err != nil {
+	if err := d.readJSON("pc/common/protocolVersions.json", &versions); err != nil {
 		return nil, nil, err
 	}
 	var paths struct {
 		PC map[string]map[string]string `json:"pc"`
 	}
-	if err := readJSON(filepath.Join(dataDir, "dataPaths.json"), &paths); err != nil {
+	if err := d.readJSON("dataPaths.json", &paths); err != nil {
 		return nil, nil, err
+	}
+	if paths.PC == nil {
+		paths.PC = map[string]map[string]string{}
+	}
+	for v, p := range d.paths {
+		if _, ok := paths.PC[v]; ok {
+			return nil, nil, fmt.Errorf("minecraft-data now has data for %s: drop bot/mcdata/internal/gen/sources' facts for it (or compare them) and regenerate", v)
+		}
+		paths.PC[v] = p
 	}
 	byProtocol := map[int]*release{}
 	var protocols []int
@@ -298,13 +317,13 @@ func readReleases(dataDir string) ([]release, []unserved, error) {
 // readMetadataTypes reads the names of the entity metadata value types in
 // id order from a protocol.json: entityMetadataEntry is
 // ["container", [{key}, {"name":"type","type":["mapper",{"mappings":{"0":"byte",…}}]}, …]].
-func readMetadataTypes(path string) ([]string, error) {
+func readMetadataTypes(d *dataSet, path string) ([]string, error) {
 	var proto struct {
 		Types struct {
 			Entry json.RawMessage `json:"entityMetadataEntry"`
 		} `json:"types"`
 	}
-	if err := readJSON(path, &proto); err != nil {
+	if err := d.readJSON(path, &proto); err != nil {
 		return nil, err
 	}
 	var entry []json.RawMessage
@@ -331,9 +350,9 @@ func readMetadataTypes(path string) ([]string, error) {
 	return names, nil
 }
 
-func readPackets(path string) (map[string]map[string]map[string]int, error) {
+func readPackets(d *dataSet, path string) (map[string]map[string]map[string]int, error) {
 	var proto map[string]json.RawMessage
-	if err := readJSON(path, &proto); err != nil {
+	if err := d.readJSON(path, &proto); err != nil {
 		return nil, err
 	}
 	out := map[string]map[string]map[string]int{}
@@ -396,9 +415,9 @@ func correct(protocol int, t map[string]map[string]map[string]int) error {
 	return nil
 }
 
-func langTable(dataDir, data, version string) ([]byte, error) {
+func langTable(d *dataSet, data, version string) ([]byte, error) {
 	var lang map[string]string
-	if err := readJSON(filepath.Join(dataDir, strings.Replace(data, "/", string(filepath.Separator), 1), "language.json"), &lang); err != nil {
+	if err := d.readJSON(data+"/language.json", &lang); err != nil {
 		return nil, err
 	}
 	keys := make([]string, 0, 256)

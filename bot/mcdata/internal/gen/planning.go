@@ -13,7 +13,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,25 +57,25 @@ type (
 
 // planningSource is one release's planning inputs.
 type planningSource struct {
-	dataDir    string
+	data       *dataSet
 	blockLoot  map[string][]mdLootDrop
 	entityLoot []mdEntityLoot
 }
 
-func (s *gameSource) loadPlanning(dataDir string) error {
+func (s *gameSource) loadPlanning(d *dataSet) error {
 	file := func(kind int) string {
-		return filepath.Join(dataDir, filepath.FromSlash(s.release.folders[kind]), gameKinds[kind].file+".json")
+		return s.release.folders[kind] + "/" + gameKinds[kind].file + ".json"
 	}
-	s.planning.dataDir = dataDir
+	s.planning.data = d
 	var loot []mdBlockLoot
-	if err := readJSON(file(kindLoot), &loot); err != nil {
+	if err := d.readJSON(file(kindLoot), &loot); err != nil {
 		return err
 	}
 	s.planning.blockLoot = make(map[string][]mdLootDrop, len(loot))
 	for _, l := range loot {
 		s.planning.blockLoot[l.Block] = l.Drops
 	}
-	return readJSON(file(kindMobLoot), &s.planning.entityLoot)
+	return d.readJSON(file(kindMobLoot), &s.planning.entityLoot)
 }
 
 // encodePlanning fills the planning parts of out.
@@ -226,13 +225,13 @@ func (s *gameSource) deriveLoot(b mdBlock, items map[string]int, sure map[string
 // drops in every release that has the block: minecraft-data samples one
 // break per release, so a drop that only sometimes happens is missing from
 // some release's sample. It reads each distinct blocks folder once.
-func dropConsensus(dataDir string) (map[string]map[string]bool, error) {
+func dropConsensus(d *dataSet) (map[string]map[string]bool, error) {
 	consensusMu.Lock()
 	defer consensusMu.Unlock()
-	if c, ok := consensusCache[dataDir]; ok {
+	if c, ok := consensusCache[d]; ok {
 		return c, nil
 	}
-	releases, _, err := readReleases(dataDir)
+	releases, _, err := readReleases(d)
 	if err != nil {
 		return nil, err
 	}
@@ -252,10 +251,10 @@ func dropConsensus(dataDir string) (map[string]map[string]bool, error) {
 			ID   int
 			Name string
 		}
-		if err := readJSON(filepath.Join(dataDir, filepath.FromSlash(folder), "blocks.json"), &blocks); err != nil {
+		if err := d.readJSON(folder+"/blocks.json", &blocks); err != nil {
 			return nil, err
 		}
-		if err := readJSON(filepath.Join(dataDir, filepath.FromSlash(r.paths["items"]), "items.json"), &items); err != nil {
+		if err := d.readJSON(r.paths["items"]+"/items.json", &items); err != nil {
 			return nil, err
 		}
 		name := map[int]string{}
@@ -281,19 +280,19 @@ func dropConsensus(dataDir string) (map[string]map[string]bool, error) {
 			}
 		}
 	}
-	consensusCache[dataDir] = out
+	consensusCache[d] = out
 	return out, nil
 }
 
 var (
 	consensusMu    sync.Mutex
-	consensusCache = map[string]map[string]map[string]bool{}
+	consensusCache = map[*dataSet]map[string]map[string]bool{}
 )
 
 // Loot part: blockCount (the release's, in id order), per block:
 // dropCount, per drop: item id, count, flags (1 chance, 2 only when grown).
 func (s *gameSource) encodeLoot(items map[string]int) ([]byte, error) {
-	consensus, err := dropConsensus(s.planning.dataDir)
+	consensus, err := dropConsensus(s.planning.data)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -90,14 +89,14 @@ type schemaVersion struct {
 
 // generateSchemas prints the schemas of every release of the one release
 // list.
-func generateSchemas(dataDir, version string, releases []release) ([]byte, error) {
+func generateSchemas(d *dataSet, version string, releases []release) ([]byte, error) {
 	var versions []schemaVersion
 	for _, r := range releases {
 		p, data := r.protocol, r.data
 		var proto struct {
 			Types map[string]json.RawMessage `json:"types"`
 		}
-		if err := readJSON(filepath.Join(dataDir, filepath.FromSlash(data), "protocol.json"), &proto); err != nil {
+		if err := d.readJSON(data+"/protocol.json", &proto); err != nil {
 			return nil, err
 		}
 		raw := map[string]any{}
