@@ -104,7 +104,7 @@ func base(c *Codec) {
 		p.TeleportID = r.VarInt()
 		return p
 	}
-	c.WriteTeleportConfirm = func(w *wire.Writer, id int32) { w.VarInt(id) }
+	c.WriteTeleportConfirm = func(w *wire.Writer, t TeleportConfirm) { w.VarInt(t.ID) }
 	c.WriteMovement = func(w *wire.Writer, m Movement) {
 		writePositionLook(w, m)
 		w.Bool(m.OnGround)
@@ -167,6 +167,8 @@ func base(c *Codec) {
 	c.SystemChat = func(r *wire.Reader) SystemChat { return SystemChat{Content: r.NBT(), Overlay: r.Bool()} }
 	c.ChatTypeRef = chatTypeRef
 	c.PlayerChat = func(r *wire.Reader) PlayerChat { return playerChat(c, r) }
+	// A bit set is a VarInt count of longs and the longs (until 26.3).
+	c.SkipFilterMask = func(r *wire.Reader) { r.Bytes(8 * r.Count(8)) }
 	c.ProfilelessChat = func(r *wire.Reader) ProfilelessChat {
 		return ProfilelessChat{Message: r.NBT(), ChatType: c.ChatTypeRef(r), SenderName: r.NBT(), Target: r.OptionalNBT()}
 	}
@@ -567,10 +569,7 @@ func playerChat(c *Codec, r *wire.Reader) PlayerChat {
 	m.Unsigned = r.OptionalNBT()
 	m.FilterType = r.VarInt()
 	if m.FilterType == 2 { // partly filtered: a bit set of the filtered characters
-		words := r.Count(8)
-		for i := 0; i < words; i++ {
-			_ = r.Int64()
-		}
+		c.SkipFilterMask(r)
 	}
 	m.ChatType = c.ChatTypeRef(r)
 	m.SenderName = r.NBT()
@@ -613,7 +612,7 @@ func metadataValue(r *wire.Reader, kind MetadataKind) (any, bool) {
 		// The kinds 1.21.5 and later added are registry ids or enums.
 		MetaCowVariant, MetaWolfSoundVariant, MetaPigVariant, MetaChickenVariant, MetaCopperGolemState,
 		MetaWeatheringCopperGolemState, MetaZombieNautilusVariant, MetaHumanoidArm, MetaCatSoundVariant,
-		MetaCowSoundVariant, MetaPigSoundVariant, MetaChickenSoundVariant:
+		MetaCowSoundVariant, MetaPigSoundVariant, MetaChickenSoundVariant, MetaDyeColor:
 		return r.VarInt(), true
 	case MetaVarLong:
 		return r.VarLong(), true

@@ -97,9 +97,11 @@ type Codec struct {
 	PlayLogin func(r *wire.Reader) PlayLogin
 	Respawn   func(r *wire.Reader) Respawn
 	// SpawnInfo is the piece PlayLogin and Respawn share.
-	SpawnInfo            func(r *wire.Reader) SpawnInfo
-	PositionSync         func(r *wire.Reader) PositionSync
-	WriteTeleportConfirm func(w *wire.Writer, teleportID int32)
+	SpawnInfo    func(r *wire.Reader) SpawnInfo
+	PositionSync func(r *wire.Reader) PositionSync
+	// WriteTeleportConfirm writes teleport_confirm: the sync's teleport id
+	// and, from 26.3, the position and rotation the client took from it.
+	WriteTeleportConfirm func(w *wire.Writer, t TeleportConfirm)
 	// WriteMovement writes position_look.
 	WriteMovement func(w *wire.Writer, m Movement)
 	// WriteMovementStatus writes the status-only movement ("flying"): only
@@ -136,9 +138,12 @@ type Codec struct {
 	PlayerInfo        func(r *wire.Reader) PlayerInfoUpdate
 	PlayerRemove      func(r *wire.Reader) [][16]byte
 
-	SystemChat      func(r *wire.Reader) SystemChat
-	ChatTypeRef     func(r *wire.Reader) ChatTypeRef
-	PlayerChat      func(r *wire.Reader) PlayerChat
+	SystemChat  func(r *wire.Reader) SystemChat
+	ChatTypeRef func(r *wire.Reader) ChatTypeRef
+	PlayerChat  func(r *wire.Reader) PlayerChat
+	// SkipFilterMask reads past a partly filtered chat message's mask of
+	// filtered characters (a bit set).
+	SkipFilterMask  func(r *wire.Reader)
 	ProfilelessChat func(r *wire.Reader) ProfilelessChat
 
 	WriteChatMessage            func(w *wire.Writer, m ChatMessage)
@@ -223,7 +228,13 @@ type Codec struct {
 	// container). Layouts in skills.go.
 	WriteUseItem   func(w *wire.Writer, u UseItem)
 	WriteUseItemOn func(w *wire.Writer, u UseItemOn)
-	// WriteSwing writes arm_animation: the hand that swings (0 main).
+	// SwingPacket is the packet that swings the bot's arm with a hand:
+	// arm_animation, or from 26.3 punch, which only the main hand sends
+	// (false: the version sends nothing for that hand). WriteSwing writes
+	// its body.
+	SwingPacket func(hand int32) (mcdata.Packet, bool)
+	// WriteSwing writes arm_animation: the hand that swings (0 main); from
+	// 26.3 punch, which has no body.
 	WriteSwing func(w *wire.Writer, hand int32)
 
 	// ---- digging, placing and using blocks (bot/dig) ----

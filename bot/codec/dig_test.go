@@ -44,7 +44,10 @@ func TestDigLayoutsMatchMinecraftProtocol(t *testing.T) {
 			c.WritePlayerAction(&w, PlayerAction{Status: ActionStopDigging, Pos: BlockPos{-33, -60, 1000}, Face: FaceUp, Sequence: 300})
 		case "block_place":
 			c.WriteUseItemOn(&w, UseItemOn{Hand: HandOff, Pos: BlockPos{12, 70, -5}, Face: FaceWest, CursorX: 0, CursorY: 0.5, CursorZ: 0.25, Sequence: 7})
-		case "arm_animation":
+		case "arm_animation", "punch":
+			if p, ok := c.SwingPacket(HandMain); !ok || p.Name() != v.Name {
+				t.Errorf("%s swings the main hand with %v %v, minecraft-protocol writes %s", v.Version, p, ok, v.Name)
+			}
 			c.WriteSwing(&w, HandMain)
 		case "acknowledge_player_digging":
 			r := wire.NewReader(want)
@@ -74,7 +77,8 @@ func TestDigLayoutsMatchMinecraftProtocol(t *testing.T) {
 			t.Errorf("%s %s: the bot writes % x, minecraft-protocol % x", v.Version, v.Name, w.Bytes(), want)
 		}
 	}
-	for _, name := range []string{"block_dig", "block_place", "arm_animation", "acknowledge_player_digging", "entity_effect", "remove_entity_effect"} {
+	seen["swing"] = seen["arm_animation"] + seen["punch"]
+	for _, name := range []string{"block_dig", "block_place", "swing", "acknowledge_player_digging", "entity_effect", "remove_entity_effect"} {
 		if seen[name] != len(names) {
 			t.Errorf("%s: %d vectors for %d versions", name, seen[name], len(names))
 		}

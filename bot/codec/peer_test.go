@@ -61,14 +61,14 @@ func TestWorldAndEntityLayoutsMatchMinecraftProtocol(t *testing.T) {
 		}
 		raw, _ := hex.DecodeString(v.Hex)
 		r := wire.NewReader(raw)
-		t.Run(v.Version+"/"+v.Name, func(t *testing.T) {
+		t.Run(v.Version+"/"+v.Case, func(t *testing.T) {
 			check := checker{t: t, v: v}
 			check.decode(c, r)
 			if r.Err() != nil || r.Remaining() != 0 {
 				t.Errorf("decoding left err %v and %d bytes", r.Err(), r.Remaining())
 			}
 		})
-		seen[v.Name]++
+		seen[v.Case]++
 	}
 	for _, name := range []string{"interact", "interact_at", "attack", "use_item", "use_item_on", "swing", "leave_bed", "spawn_entity", "rel_entity_move", "entity_move_look", "entity_look", "entity_head_rotation",
 		"entity_teleport", "entity_velocity", "entity_destroy", "set_passengers", "entity_status", "unload_chunk",
@@ -103,6 +103,53 @@ func (c checker) num(path ...string) float64 {
 	}
 	c.t.Fatalf("parsed %v: %v is %T", c.v.Parsed, path, cur)
 	return 0
+}
+
+// bool is a parsed flag, a boolean or (26.3's move flags) a one-bit
+// bitfield.
+func (c checker) bool(field string) bool {
+	switch x := c.v.Parsed[field].(type) {
+	case bool:
+		return x
+	case float64:
+		return x != 0
+	}
+	c.t.Fatalf("parsed %v: %s is not a flag", c.v.Parsed, field)
+	return false
+}
+
+// moveDelta is a parsed move's delta in 4096ths: its dX, dY, dZ, or from
+// 26.3 the sum of its steps' when it has steps.
+func (c checker) moveDelta() [3]float64 {
+	steps, _ := c.v.Parsed["steps"].([]any)
+	if len(steps) == 0 {
+		return [3]float64{c.num("dX"), c.num("dY"), c.num("dZ")}
+	}
+	var d [3]float64
+	for _, s := range steps {
+		m := s.(map[string]any)
+		d[0] += m["dX"].(float64)
+		d[1] += m["dY"].(float64)
+		d[2] += m["dZ"].(float64)
+	}
+	return d
+}
+
+// position is a parsed teleport's or sync's position: x, y, z, or from
+// 26.3 a path's position or its last step.
+func (c checker) position() [3]float64 {
+	p, ok := c.v.Parsed["position"].(map[string]any)
+	if !ok {
+		return [3]float64{c.num("x"), c.num("y"), c.num("z")}
+	}
+	var at map[string]any
+	switch path := p["path"].(type) {
+	case map[string]any:
+		at = path
+	case []any:
+		at = path[len(path)-1].(map[string]any)
+	}
+	return [3]float64{at["x"].(float64), at["y"].(float64), at["z"].(float64)}
 }
 
 // angle is a parsed rotation in degrees, whatever its wire type.
@@ -185,13 +232,14 @@ func (c checker) decode(cd *Codec, r *wire.Reader) {
 			m = cd.EntityLook(r)
 		}
 		c.eq("id", float64(m.EntityID), n("entityId"))
-		c.eq("on ground", m.OnGround, c.v.Parsed["onGround"])
+		c.eq("on ground", m.OnGround, c.bool("onGround"))
 		if _, ok := c.v.Types["dX"]; ok != m.HasMove {
 			c.t.Errorf("HasMove = %v", m.HasMove)
 		} else if ok {
-			c.eq("dx", m.DX, n("dX")/4096)
-			c.eq("dy", m.DY, n("dY")/4096)
-			c.eq("dz", m.DZ, n("dZ")/4096)
+			d := c.moveDelta()
+			c.eq("dx", m.DX, d[0]/4096)
+			c.eq("dy", m.DY, d[1]/4096)
+			c.eq("dz", m.DZ, d[2]/4096)
 		}
 		if _, ok := c.v.Types["yaw"]; ok != m.HasLook {
 			c.t.Errorf("HasLook = %v", m.HasLook)
@@ -211,9 +259,10 @@ func (c checker) decode(cd *Codec, r *wire.Reader) {
 			tp = cd.SyncEntityPosition(r)
 		}
 		c.eq("id", float64(tp.EntityID), n("entityId"))
-		c.eq("x", tp.X, n("x"))
-		c.eq("y", tp.Y, n("y"))
-		c.eq("z", tp.Z, n("z"))
+		pos := c.position()
+		c.eq("x", tp.X, pos[0])
+		c.eq("y", tp.Y, pos[1])
+		c.eq("z", tp.Z, pos[2])
 		c.eq("yaw", tp.Yaw, c.angle("yaw"))
 		c.eq("pitch", tp.Pitch, c.angle("pitch"))
 		c.eq("on ground", tp.OnGround, c.v.Parsed["onGround"])

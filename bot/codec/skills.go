@@ -1,6 +1,9 @@
 package codec
 
-import "github.com/blockmate/blockmate/bot/wire"
+import (
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/wire"
+)
 
 // ---- skills (craft): using items and blocks ----
 //
@@ -40,6 +43,7 @@ type UseItemOn struct {
 func baseSkills(c *Codec) {
 	// arm_animation (the swing that goes with an attack) is the hand
 	// (ServerboundSwingPacket), the same VarInt up to 26.1.
+	c.SwingPacket = func(int32) (mcdata.Packet, bool) { return mcdata.ServerboundPlayArmAnimation, true }
 	c.WriteSwing = func(w *wire.Writer, hand int32) { w.VarInt(hand) }
 	c.WriteUseItem = func(w *wire.Writer, u UseItem) {
 		w.VarInt(u.Hand)

@@ -17,7 +17,19 @@ func checkSkillPacket(t *testing.T, c *Codec, v packetVector) {
 	case "use_item_on":
 		c.WriteUseItemOn(&w, UseItemOn{Hand: 1, Pos: BlockPos{-3, 64, 1000}, Face: 1, CursorX: 0.5, CursorY: 1, CursorZ: 0.25, Sequence: 300})
 	case "swing":
-		c.WriteSwing(&w, 1)
+		// Before 26.3 the off hand's swing (arm_animation with the hand);
+		// from 26.3 punch, the main hand's, with no body.
+		hand := int32(HandOff)
+		if v.Name == "punch" {
+			hand = HandMain
+			if _, ok := c.SwingPacket(HandOff); ok {
+				t.Errorf("%s sends a swing for the off hand; punch is the main hand's", c)
+			}
+		}
+		if p, ok := c.SwingPacket(hand); !ok || p.Name() != v.Name {
+			t.Errorf("%s swings with %v %v, minecraft-protocol writes %s", c, p, ok, v.Name)
+		}
+		c.WriteSwing(&w, hand)
 	case "leave_bed":
 		c.WriteLeaveBed(&w, 42)
 	default:

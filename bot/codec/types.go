@@ -466,6 +466,8 @@ const (
 	MetaCowSoundVariant
 	MetaPigSoundVariant
 	MetaChickenSoundVariant
+	// MetaDyeColor is a dye colour's id, a VarInt (26.3).
+	MetaDyeColor
 	numMetadataKinds
 )
 
@@ -479,6 +481,7 @@ var metadataKindNames = [numMetadataKinds]string{
 	"vector3", "quaternion", "cow_variant", "wolf_sound_variant", "pig_variant", "chicken_variant",
 	"copper_golem_state", "weathering_copper_golem_state", "resolvable_profile", "zombie_nautilus_variant",
 	"humanoid_arm", "cat_sound_variant", "cow_sound_variant", "pig_sound_variant", "chicken_sound_variant",
+	"dye_color",
 }
 
 // metadataKinds turns a protocol's generated metadata type names into
@@ -612,6 +615,14 @@ const (
 	ActionReleaseUse   = 5
 	ActionSwapHands    = 6 // F: main hand and off-hand
 )
+
+// TeleportConfirm answers a position sync (teleport_confirm): its id and,
+// from 26.3, where the client then is and how it looks (the sync applied).
+type TeleportConfirm struct {
+	ID         int32
+	X, Y, Z    float64
+	Yaw, Pitch float32
+}
 
 // PlayerAction is block_dig (the game's player action): digging, dropping
 // from the held slot, swapping hands.

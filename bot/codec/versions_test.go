@@ -343,7 +343,7 @@ func TestWolfVariantMetadata(t *testing.T) {
 func TestChunkFormats(t *testing.T) {
 	for _, rel := range mcdata.Releases() {
 		p := int32(rel.Protocol)
-		want := world.Format{NoSizePrefix: p >= 770, HeightmapArray: p >= 770, FluidCount: p >= 775}
+		want := world.Format{NoSizePrefix: p >= 770, HeightmapArray: p >= 770, FluidCount: p >= 775, LightMaskBytes: p >= 777}
 		if got := For(p).ChunkFormat; got != want {
 			t.Errorf("%d chunk format %+v, want %+v", p, got, want)
 		}

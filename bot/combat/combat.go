@@ -141,10 +141,11 @@ func (f *Combat) ready() bool {
 // does for a left click.
 func (f *Combat) hit(id int32) error {
 	i := codec.Interact{EntityID: id, Attack: true}
-	err := f.s.Batch(
-		core.Out{Packet: f.c.InteractPacket(i), Build: func(w *wire.Writer) { f.c.WriteInteract(w, i) }},
-		core.Out{Packet: mcdata.ServerboundPlayArmAnimation, Build: func(w *wire.Writer) { f.c.WriteSwing(w, 0) }},
-	)
+	out := []core.Out{{Packet: f.c.InteractPacket(i), Build: func(w *wire.Writer) { f.c.WriteInteract(w, i) }}}
+	if swing, ok := f.c.SwingPacket(codec.HandMain); ok {
+		out = append(out, core.Out{Packet: swing, Build: func(w *wire.Writer) { f.c.WriteSwing(w, codec.HandMain) }})
+	}
+	err := f.s.Batch(out...)
 	if err == nil {
 		f.lastAttack.Store(max(f.s.Tick(), 1))
 	}

@@ -154,8 +154,8 @@ func (d *Dig) send(a codec.PlayerAction) error {
 	if err := d.s.Send(mcdata.ServerboundPlayBlockDig, func(w *wire.Writer) { d.c.WritePlayerAction(w, a) }); err != nil {
 		return fmt.Errorf("the dig could not be sent (%v); the connection may be closing: call mc_status", err)
 	}
-	if a.Status != codec.ActionAbortDigging {
-		_ = d.s.Send(mcdata.ServerboundPlayArmAnimation, func(w *wire.Writer) { d.c.WriteSwing(w, codec.HandMain) })
+	if swing, ok := d.c.SwingPacket(codec.HandMain); ok && a.Status != codec.ActionAbortDigging {
+		_ = d.s.Send(swing, func(w *wire.Writer) { d.c.WriteSwing(w, codec.HandMain) })
 	}
 	return nil
 }

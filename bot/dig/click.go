@@ -22,8 +22,9 @@ func (d *Dig) ClickPackets(p world.BlockPos, face int32, cursor [3]float32) []co
 
 // usePackets are use_item_on and the swing of the hand that goes with it.
 func (d *Dig) usePackets(u codec.UseItemOn) []core.Out {
-	return []core.Out{
-		{Packet: mcdata.ServerboundPlayBlockPlace, Build: func(w *wire.Writer) { d.c.WriteUseItemOn(w, u) }},
-		{Packet: mcdata.ServerboundPlayArmAnimation, Build: func(w *wire.Writer) { d.c.WriteSwing(w, u.Hand) }},
+	out := []core.Out{{Packet: mcdata.ServerboundPlayBlockPlace, Build: func(w *wire.Writer) { d.c.WriteUseItemOn(w, u) }}}
+	if swing, ok := d.c.SwingPacket(u.Hand); ok {
+		out = append(out, core.Out{Packet: swing, Build: func(w *wire.Writer) { d.c.WriteSwing(w, u.Hand) }})
 	}
+	return out
 }

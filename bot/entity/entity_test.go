@@ -82,6 +82,18 @@ func (h *harness) spawn(id int32, uuid [16]byte, typ int32, x, y, z float64, vel
 func (h *harness) moveBy(id int32, dx, dy, dz float64) {
 	h.Route(mcdata.ClientboundPlayRelEntityMove, func(w *wire.Writer) {
 		w.VarInt(id)
+		if h.Proto >= 777 {
+			// 26.3: on ground is bit 0 of the flags, and the move comes in
+			// two steps of half the delta each.
+			w.VarInt(1 | 2<<1)
+			for range 2 {
+				w.VarInt(1) // tick offset
+				for _, d := range []float64{dx, dy, dz} {
+					w.Uint16(uint16(int16(d * 4096 / 2)))
+				}
+			}
+			return
+		}
 		for _, d := range []float64{dx, dy, dz} {
 			w.Uint16(uint16(int16(d * 4096)))
 		}
@@ -183,7 +195,17 @@ func TestEntitiesFollowTheServer(t *testing.T) {
 			if e := h.get(10); !near(e.Position.X, 6.5) || !near(e.Position.Y, 64.5) || !near(e.Position.Z, -1.5) || !e.OnGround {
 				t.Errorf("after a relative move: %+v", e.Position)
 			}
-			h.Route(mcdata.ClientboundPlayEntityLook, func(w *wire.Writer) { w.VarInt(10); w.Int8(-64); w.Int8(32); w.Bool(false) })
+			h.Route(mcdata.ClientboundPlayEntityLook, func(w *wire.Writer) {
+				w.VarInt(10)
+				if proto >= 777 {
+					w.Bool(false) // 26.3: on ground before the angles
+				}
+				w.Int8(-64)
+				w.Int8(32)
+				if proto < 777 {
+					w.Bool(false)
+				}
+			})
 			if e := h.get(10); e.Yaw != -90 || e.Pitch != 45 || e.OnGround {
 				t.Errorf("after a look: yaw %v pitch %v", e.Yaw, e.Pitch)
 			}

@@ -42,7 +42,100 @@ package mcdata
 //   - [776] chiseled_cinnabar copies chiseled_tuff: tuff's set: the same strength, tool and shapes (azalea generated.rs, block tags, collision table).
 //   - [776] potent_sulfur copies tuff: a full stone block of tuff's strength and tool; its five states (dry … continuous) all take tuff's full cube, as azalea's collision table has them.
 //   - [776] sulfur_spike copies pointed_dripstone: the same properties (thickness, vertical_direction, waterlogged), strength and shapes.
+//   - [777] poplar_planks copies oak_planks: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_sapling copies oak_sapling: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_log copies oak_log: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_wood copies oak_wood: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_shelf copies oak_shelf: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_sign copies oak_sign: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_wall_sign copies oak_wall_sign: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_hanging_sign copies oak_hanging_sign: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_wall_hanging_sign copies oak_wall_hanging_sign: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_pressure_plate copies oak_pressure_plate: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_trapdoor copies oak_trapdoor: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_button copies oak_button: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_stairs copies oak_stairs: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_slab copies oak_slab: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_fence_gate copies oak_fence_gate: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_fence copies oak_fence: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] poplar_door copies oak_door: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] stripped_poplar_log copies stripped_oak_log: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] stripped_poplar_wood copies stripped_oak_wood: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] potted_poplar_sapling copies potted_oak_sapling: the oak set's block of the same kind: strength, tool, light and shapes.
+//   - [777] red_poplar_leaves copies oak_leaves: leaves: the same properties (distance, persistent, waterlogged), strength and shapes.
+//   - [777] orange_poplar_leaves copies oak_leaves: leaves: the same properties (distance, persistent, waterlogged), strength and shapes.
+//   - [777] yellow_poplar_leaves copies oak_leaves: leaves: the same properties (distance, persistent, waterlogged), strength and shapes.
+//   - [777] straw_bed copies white_bed: a bed: the same properties (facing, occupied, part), strength and shapes.
+//   - [777] red_shrub copies dead_bush: a plant without properties that nothing collides with.
+//   - [777] shelf_mushroom copies cocoa: the only old block with an age and a facing (cocoa's age has three values, the shelf mushroom's two); its strength and small shapes are a guess no source confirms, on the side of a block the bot walks around.
+//   - [777] white_wool_stairs copies white_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] white_wool_slab copies white_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] white_concrete_stairs copies white_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] white_concrete_slab copies white_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] orange_wool_stairs copies orange_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] orange_wool_slab copies orange_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] orange_concrete_stairs copies orange_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] orange_concrete_slab copies orange_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] magenta_wool_stairs copies magenta_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] magenta_wool_slab copies magenta_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] magenta_concrete_stairs copies magenta_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] magenta_concrete_slab copies magenta_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] light_blue_wool_stairs copies light_blue_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] light_blue_wool_slab copies light_blue_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] light_blue_concrete_stairs copies light_blue_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] light_blue_concrete_slab copies light_blue_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] yellow_wool_stairs copies yellow_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] yellow_wool_slab copies yellow_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] yellow_concrete_stairs copies yellow_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] yellow_concrete_slab copies yellow_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] lime_wool_stairs copies lime_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] lime_wool_slab copies lime_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] lime_concrete_stairs copies lime_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] lime_concrete_slab copies lime_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] pink_wool_stairs copies pink_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] pink_wool_slab copies pink_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] pink_concrete_stairs copies pink_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] pink_concrete_slab copies pink_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] gray_wool_stairs copies gray_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] gray_wool_slab copies gray_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] gray_concrete_stairs copies gray_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] gray_concrete_slab copies gray_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] light_gray_wool_stairs copies light_gray_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] light_gray_wool_slab copies light_gray_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] light_gray_concrete_stairs copies light_gray_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] light_gray_concrete_slab copies light_gray_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] cyan_wool_stairs copies cyan_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] cyan_wool_slab copies cyan_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] cyan_concrete_stairs copies cyan_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] cyan_concrete_slab copies cyan_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] purple_wool_stairs copies purple_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] purple_wool_slab copies purple_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] purple_concrete_stairs copies purple_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] purple_concrete_slab copies purple_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] blue_wool_stairs copies blue_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] blue_wool_slab copies blue_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] blue_concrete_stairs copies blue_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] blue_concrete_slab copies blue_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] brown_wool_stairs copies brown_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] brown_wool_slab copies brown_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] brown_concrete_stairs copies brown_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] brown_concrete_slab copies brown_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] green_wool_stairs copies green_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] green_wool_slab copies green_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] green_concrete_stairs copies green_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] green_concrete_slab copies green_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] red_wool_stairs copies red_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] red_wool_slab copies red_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] red_concrete_stairs copies red_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] red_concrete_slab copies red_concrete (shapes of stone_slab): concrete in the shapes of a slab.
+//   - [777] black_wool_stairs copies black_wool (shapes of oak_stairs): wool in the shapes of stairs.
+//   - [777] black_wool_slab copies black_wool (shapes of oak_slab): wool in the shapes of a slab.
+//   - [777] black_concrete_stairs copies black_concrete (shapes of stone_stairs): concrete in the shapes of stairs.
+//   - [777] black_concrete_slab copies black_concrete (shapes of stone_slab): concrete in the shapes of a slab.
 //   - [776] sulfur_cube copies slime: a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB); its mob category is not in any source, the slime's hostile one is the cautious guess.
+//   - [777] cushion copies leash_knot: an immobile thing of type other, as PrismarineJS's 26.3 entities.json (27dfdfd9) has the cushion; its size (1 × 0.25) is from there, its colour metadata is not copied.
+//   - [777] poplar_boat copies oak_boat: a boat (its size, 1.375 × 0.5625, as every boat's in PrismarineJS's 26.3 entities.json).
+//   - [777] poplar_chest_boat copies oak_chest_boat: a chest boat (size as every boat's).
 
 // gameParts locates each distinct part of the static game data in
 // game_data.bin: offset and length of its deflate stream, its inflated size,
@@ -137,7 +230,7 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartBlocks, off: 533824, size: 20021, raw: 131102},   // pc/26.1
 	{kind: gamePartShapes, off: 553845, size: 21637, raw: 97684},    // pc/26.1
 	{kind: gamePartItems, off: 575482, size: 15625, raw: 51691},     // pc/26.1
-	{kind: gamePartFoods, off: 591107, size: 494, raw: 1227},        // pc/26.1, blockmate/26.2
+	{kind: gamePartFoods, off: 591107, size: 494, raw: 1227},        // pc/26.1, blockmate/26.2, blockmate/26.3
 	{kind: gamePartMaterials, off: 591601, size: 545, raw: 2312},    // pc/26.1
 	{kind: gamePartEntities, off: 592146, size: 2537, raw: 8981},    // pc/26.1
 	{kind: gamePartRecipes, off: 594683, size: 9870, raw: 25869},    // pc/26.1
@@ -155,9 +248,19 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartMobLoot, off: 683232, size: 544, raw: 736},       // pc/1.20
 	{kind: gamePartFurnace, off: 683776, size: 1206, raw: 1857},     // gen/furnace.txt
 	{kind: gamePartTags, off: 684982, size: 765, raw: 979},          // gen/tags.go
+	{kind: gamePartBlocks, off: 685747, size: 21861, raw: 149016},   // blockmate/26.3
+	{kind: gamePartShapes, off: 707608, size: 23079, raw: 107833},   // blockmate/26.3
+	{kind: gamePartItems, off: 730687, size: 17112, raw: 57425},     // blockmate/26.3
+	{kind: gamePartMaterials, off: 747799, size: 545, raw: 2312},    // blockmate/26.3
+	{kind: gamePartEntities, off: 748344, size: 2596, raw: 9212},    // blockmate/26.3
+	{kind: gamePartRecipes, off: 750940, size: 9856, raw: 26018},    // blockmate/26.3
+	{kind: gamePartLoot, off: 760796, size: 2317, raw: 6040},        // pc/1.20
+	{kind: gamePartMobLoot, off: 763113, size: 535, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 763648, size: 1281, raw: 1971},     // gen/furnace.txt
+	{kind: gamePartTags, off: 764929, size: 802, raw: 1029},         // gen/tags.go
 }
 
-// game_data.bin holds 107 parts: 685747 bytes compressed, 2941868 inflated.
+// game_data.bin holds 117 parts: 765731 bytes compressed, 3303460 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of
@@ -173,4 +276,5 @@ var gameVersions = [...]gameVersionRef{
 	{protocols: []int32{774}, version: "1.21.11", parts: [numGameParts]uint16{74, 65, 75, 76, 67, 77, 78, 79, 80, 81, 82, 83, 84, 85}},
 	{protocols: []int32{775}, version: "26.1", parts: [numGameParts]uint16{86, 87, 88, 89, 90, 91, 78, 79, 92, 81, 93, 94, 95, 96}},
 	{protocols: []int32{776}, version: "26.2", parts: [numGameParts]uint16{97, 98, 99, 89, 100, 101, 78, 79, 102, 81, 103, 104, 105, 106}},
+	{protocols: []int32{777}, version: "26.3", parts: [numGameParts]uint16{107, 108, 109, 89, 110, 111, 78, 79, 112, 81, 113, 114, 115, 116}},
 }

@@ -87,7 +87,10 @@ func TestLookupName(t *testing.T) {
 	if r, ok := LookupName("26.2"); !ok || r.Protocol != 776 {
 		t.Errorf("26.2 = %+v %v, want protocol 776", r, ok)
 	}
-	if _, ok := LookupName("26.3"); ok {
-		t.Error("26.3 is not supported")
+	if r, ok := LookupName("26.3"); !ok || r.Protocol != 777 {
+		t.Errorf("26.3 = %+v %v, want protocol 777", r, ok)
+	}
+	if _, ok := LookupName("26.4"); ok {
+		t.Error("26.4 is not supported")
 	}
 }

@@ -228,7 +228,7 @@ var gameVectors = []gameVector{
 		},
 	},
 	{
-		id: "C12", protocols: span(770, 776), what: "a partial component matcher with its value", mdType: "Slot",
+		id: "C12", protocols: span(770, 777), what: "a partial component matcher with its value", mdType: "Slot",
 		build: func(w *wire.Writer, p int32) {
 			slotWith(p, "can_break", func(w *wire.Writer) {
 				w.VarInt(1)
@@ -247,7 +247,7 @@ var gameVectors = []gameVector{
 		},
 	},
 	{
-		id: "C13", protocols: span(767, 776), what: "a block predicate with NBT", mdType: "Slot",
+		id: "C13", protocols: span(767, 777), what: "a block predicate with NBT", mdType: "Slot",
 		build: func(w *wire.Writer, p int32) {
 			slotWith(p, "can_place_on", func(w *wire.Writer) {
 				w.VarInt(1)
@@ -266,7 +266,7 @@ var gameVectors = []gameVector{
 		},
 	},
 	{
-		id: "C14", protocols: span(767, 776), what: "a ranged block state property with one bound", mdType: "Slot",
+		id: "C14", protocols: span(767, 777), what: "a ranged block state property with one bound", mdType: "Slot",
 		build: func(w *wire.Writer, p int32) {
 			slotWith(p, "can_place_on", func(w *wire.Writer) {
 				w.VarInt(1)
@@ -292,7 +292,7 @@ var gameVectors = []gameVector{
 		},
 	},
 	{
-		id: "C15", protocols: span(767, 776), what: "an inline painting variant", mdType: "entityMetadata",
+		id: "C15", protocols: span(767, 777), what: "an inline painting variant", mdType: "entityMetadata",
 		build: func(w *wire.Writer, p int32) {
 			metaWith("painting_variant", func(w *wire.Writer) {
 				w.VarInt(0) // inline
@@ -410,7 +410,7 @@ var gameVectors = []gameVector{
 		},
 	},
 	{
-		id: "C22", protocols: span(767, 776), what: "a written book page with filtered text", mdType: "Slot",
+		id: "C22", protocols: span(767, 777), what: "a written book page with filtered text", mdType: "Slot",
 		build: func(w *wire.Writer, p int32) {
 			slotWith(p, "written_book_content", func(w *wire.Writer) {
 				w.String("Diary")
@@ -433,7 +433,7 @@ var gameVectors = []gameVector{
 		},
 	},
 	{
-		id: "C21", protocols: []int32{775, 776}, what: "26.1's plain holders and holder sets", mdType: "Slot",
+		id: "C21", protocols: []int32{775, 776, 777}, what: "26.1's plain holders and holder sets", mdType: "Slot",
 		build: func(w *wire.Writer, p int32) {
 			comps := []struct {
 				name  string

@@ -286,7 +286,9 @@ func (f *Self) position(r *wire.Reader) error {
 		first = true
 	}
 	out := []core.Out{
-		{Packet: mcdata.ServerboundPlayTeleportConfirm, Build: func(w *wire.Writer) { f.c.WriteTeleportConfirm(w, p.TeleportID) }},
+		{Packet: mcdata.ServerboundPlayTeleportConfirm, Build: func(w *wire.Writer) {
+			f.c.WriteTeleportConfirm(w, codec.TeleportConfirm{ID: p.TeleportID, X: pos.X, Y: pos.Y, Z: pos.Z, Yaw: yaw, Pitch: pitch})
+		}},
 	}
 	if f.onSync != nil {
 		vel := geom.Vec3{X: finite64(p.VX), Y: finite64(p.VY), Z: finite64(p.VZ)}

@@ -20,6 +20,10 @@ type Format struct {
 	// HeightmapArray: heightmaps are an array of (type, words) rather than
 	// an NBT compound (1.21.5, protocol 770, on).
 	HeightmapArray bool
+	// LightMaskBytes: each light mask is a VarInt count of bytes and the
+	// bytes (java.util.BitSet.toByteArray), not a VarInt count of longs
+	// (26.3, protocol 777, on).
+	LightMaskBytes bool
 }
 
 // Layout is everything the decoder needs besides the bytes: the format,
@@ -173,7 +177,7 @@ func DecodeChunk(r *wire.Reader, l Layout) (*Chunk, error) {
 			NBT:  append([]byte(nil), raw...),
 		})
 	}
-	SkipLight(r)
+	l.Format.SkipLight(r)
 	if r.Err() != nil {
 		return nil, fmt.Errorf("chunk %d,%d: %w", c.Pos.X, c.Pos.Z, r.Err())
 	}
@@ -186,11 +190,16 @@ const maxLightArrays = maxHeight/16 + 2
 
 // SkipLight reads past light data, as chunk data and light updates carry
 // it: four bit sets (sky, block, empty sky, empty block; a VarInt count of
-// longs each), then the sky and block light arrays (a VarInt count of
-// VarInt-prefixed arrays of at most 2048 bytes, the game's limit).
-func SkipLight(r *wire.Reader) {
+// longs each, or from 26.3 of bytes), then the sky and block light arrays
+// (a VarInt count of VarInt-prefixed arrays of at most 2048 bytes, the
+// game's limit).
+func (f Format) SkipLight(r *wire.Reader) {
 	for range 4 {
-		r.Bytes(8 * r.Count(8))
+		if f.LightMaskBytes {
+			r.Bytes(r.Count(1))
+		} else {
+			r.Bytes(8 * r.Count(8))
+		}
 	}
 	for range 2 {
 		n := r.Count(1)

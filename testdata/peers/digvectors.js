@@ -19,6 +19,13 @@ function hand (types, name, n) {
   return Array.isArray(f.type) && f.type[0] === 'mapper' ? f.type[1].mappings[String(n)] : n
 }
 
+// status is a player action by its number before 26.3, and by its name in
+// 26.3's action mapper (whose numbers moved: stop digging is 3).
+function status (types, n, name) {
+  const f = types.packet_block_dig[1].find(f => f.name === 'status')
+  return Array.isArray(f.type) && f.type[0] === 'mapper' ? name : n
+}
+
 function plain (v) {
   return JSON.parse(JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? x.toString() : x)))
 }
@@ -28,9 +35,10 @@ for (const version of process.argv.slice(2)) {
   const sb = data.protocol.play.toServer.types
   const client = mc.createSerializer({ state: 'play', isServer: false, version: dataVersion(version) }).proto
   const out = [
-    ['block_dig', { status: 2, location: { x: -33, y: -60, z: 1000 }, face: 1, sequence: 300 }],
+    ['block_dig', { status: status(sb, 2, 'stop_destroy_block'), location: { x: -33, y: -60, z: 1000 }, face: 1, sequence: 300 }],
     ['block_place', { hand: hand(sb, 'packet_block_place', 1), location: { x: 12, y: 70, z: -5 }, direction: 4, cursorX: 0, cursorY: 0.5, cursorZ: 0.25, insideBlock: false, worldBorderHit: false, sequence: 7 }],
-    ['arm_animation', { hand: hand(sb, 'packet_arm_animation', 0) }]
+    // 26.3's swing is punch, which has no fields.
+    sb.packet_punch ? ['punch', {}] : ['arm_animation', { hand: hand(sb, 'packet_arm_animation', 0) }]
   ]
   for (const [name, value] of out) {
     const buf = client.createPacketBuffer('packet_' + name, value)

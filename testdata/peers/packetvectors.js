@@ -27,6 +27,10 @@ const uuid = '4b1c0a2e-9f3d-4e21-8a77-3c5d6e7f8091'
 function params (name, layout) {
   const typeOf = (field) => (layout.find(f => f.name === field) || {}).type
   const lp = typeOf('velocity') === 'lpVec3'
+  // From 26.3 a move's flags carry on ground and a step count (bitfields in
+  // the emitted protocol.json), and a position sync carries a path.
+  const stepped = layout.some(f => f.name === 'steps')
+  const path = typeOf('position') !== undefined
   switch (name) {
     case 'spawn_entity':
       return {
@@ -37,8 +41,17 @@ function params (name, layout) {
     case 'spawn_entity_experience_orb':
       return { entityId: 77, x: -2.5, y: 70, z: 1e6 + 0.5, count: 12 }
     case 'rel_entity_move':
+      if (stepped) return { entityId: 5, stepCount: 0, onGround: 1, dX: 4096, dY: -2048, dZ: 1, steps: [] }
       return { entityId: 5, dX: 4096, dY: -2048, dZ: 1, onGround: true }
+    case 'rel_entity_move_steps':
+      return {
+        entityId: 5,
+        stepCount: 3,
+        onGround: 0,
+        steps: [{ tickOffset: 1, dX: 100, dY: -50, dZ: 0 }, { tickOffset: 2, dX: 4096, dY: 0, dZ: -1 }, { tickOffset: 3, dX: -7, dY: 8, dZ: 9 }]
+      }
     case 'entity_move_look':
+      if (stepped) return { entityId: 5, stepCount: 0, onGround: 0, dX: -4096, dY: 0, dZ: 300, steps: [], yaw: 64, pitch: -32 }
       return { entityId: 5, dX: -4096, dY: 0, dZ: 300, yaw: 64, pitch: -32, onGround: false }
     case 'entity_look':
       return { entityId: 5, yaw: -128, pitch: 127, onGround: true }
@@ -51,7 +64,16 @@ function params (name, layout) {
         flags: { x: true, z: true }, onGround: true
       }
     case 'sync_entity_position':
+      if (path) return { entityId: 9, position: { pathType: 0, path: { x: -1.25, y: 80, z: 3 } }, yaw: 180, pitch: 22.5, onGround: false }
       return { entityId: 9, x: -1.25, y: 80, z: 3, dx: 0, dy: 0.125, dz: -1, yaw: 180, pitch: 22.5, onGround: false }
+    case 'sync_entity_position_steps':
+      return {
+        entityId: 9,
+        position: { pathType: 1, path: [{ x: 1, y: 2, z: 3, tickOffset: 1 }, { x: -1.25, y: 80.5, z: 3, tickOffset: 2 }] },
+        yaw: -90,
+        pitch: 10,
+        onGround: true
+      }
     case 'entity_velocity':
       return { entityId: 11, velocity: lp ? { x: 10, y: -20, z: 5.25 } : { x: -8000, y: 4000, z: 1 } }
     case 'entity_destroy':
@@ -116,10 +138,11 @@ function serverbound (types) {
 // (bot/codec/skills.go): use_item, arm_animation and use_item_on (block_place),
 // and entity_action's stop_sleeping (mc_sleep). Fields a
 // version's layout lacks (worldBorderHit before 1.21.2) are ignored.
-function skillPackets () {
+function skillPackets (types) {
   return [
     ['use_item', 'use_item', { hand: 0, sequence: 7, rotation: { x: -45.5, y: 12.25 } }],
-    ['arm_animation', 'swing', { hand: 1 }],
+    // 26.3's swing is punch, with no hand (the main hand's).
+    types.packet_punch ? ['punch', 'swing', {}] : ['arm_animation', 'swing', { hand: 1 }],
     ['block_place', 'use_item_on', {
       hand: 1, location: { x: -3, y: 64, z: 1000 }, direction: 1, cursorX: 0.5, cursorY: 1, cursorZ: 0.25,
       insideBlock: false, worldBorderHit: false, sequence: 300
@@ -133,22 +156,27 @@ function skillPackets () {
 for (const version of process.argv.slice(2)) {
   const client = mc.createSerializer({ state: 'play', isServer: false, version: dataVersion(version) }).proto
   const toServer = require('minecraft-data')(dataVersion(version)).protocol.play.toServer.types
-  for (const [name, kase, value] of serverbound(toServer).concat(skillPackets())) {
+  for (const [name, kase, value] of serverbound(toServer).concat(skillPackets(toServer))) {
     const buf = client.createPacketBuffer('packet_' + name, value)
     process.stdout.write(JSON.stringify({ version, dir: 'toServer', name, case: kase, hex: buf.toString('hex') }) + '\n')
   }
 
   const proto = mc.createSerializer({ state: 'play', isServer: true, version: dataVersion(version) }).proto
   const types = require('minecraft-data')(dataVersion(version)).protocol.play.toClient.types
-  for (const name of names) {
+  const cases = names.map(n => [n, n])
+  // 26.3's stepped moves and position paths, each a case of its own.
+  if (types.packet_rel_entity_move[1].some(f => f.name === 'steps')) {
+    cases.push(['rel_entity_move', 'rel_entity_move_steps'], ['sync_entity_position', 'sync_entity_position_steps'])
+  }
+  for (const [name, kase] of cases) {
     const def = types['packet_' + name]
     if (!def) continue
     const layout = def[1]
-    const value = params(name, layout)
+    const value = params(kase, layout)
     const buf = proto.createPacketBuffer('packet_' + name, value)
     const parsed = proto.parsePacketBuffer('packet_' + name, buf).data
     const fieldTypes = {}
-    for (const f of layout) fieldTypes[f.name] = typeof f.type === 'string' ? f.type : f.type[0]
-    process.stdout.write(JSON.stringify({ version, name, types: fieldTypes, hex: buf.toString('hex'), parsed: plain(parsed) }) + '\n')
+    for (const f of layout) if (f.name) fieldTypes[f.name] = typeof f.type === 'string' ? f.type : f.type[0]
+    process.stdout.write(JSON.stringify({ version, name, case: kase, types: fieldTypes, hex: buf.toString('hex'), parsed: plain(parsed) }) + '\n')
   }
 }

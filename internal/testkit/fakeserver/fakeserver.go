@@ -411,8 +411,13 @@ func SpawnInfo(w *wire.Writer, proto int32, dimType int32, dimension string) {
 	w.VarInt(dimType)
 	w.String(dimension)
 	w.Int64(0)
-	w.Int8(0) // survival
-	w.Byte(255)
+	if proto >= 777 {
+		w.VarInt(0) // survival (26.3: a VarInt)
+		w.VarInt(0) // no previous game mode (26.3: 0 for none, else the mode plus one)
+	} else {
+		w.Int8(0) // survival
+		w.Byte(255)
+	}
 	w.Bool(false)
 	w.Bool(true)
 	w.Bool(false) // no death location

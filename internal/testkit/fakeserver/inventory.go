@@ -226,6 +226,13 @@ type PlayerAction struct {
 // ReadPlayerAction decodes a block_dig.
 func (f *Server) ReadPlayerAction(r *wire.Reader) PlayerAction {
 	a := PlayerAction{Status: r.VarInt()}
+	// 26.3 numbers the actions from abort on one higher (it inserted
+	// change_destroy_direction at 1): the status is given back in the
+	// numbers of every version before, which the bot's Action* constants
+	// keep.
+	if f.Proto >= 777 && a.Status >= 2 {
+		a.Status--
+	}
 	a.X, a.Y, a.Z = r.Position()
 	a.Face, a.Sequence = r.Int8(), r.VarInt()
 	if r.Err() != nil || r.Remaining() != 0 {

@@ -100,21 +100,21 @@ var TypeCorrections = []TypeCorrection{
 		Why:  "a partial matcher is a predicate type id and the predicate's value as NBT (1.21.7 DataComponentPredicate.SINGLE_STREAM_CODEC: a registry dispatch to ByteBufCodecs.fromCodecWithRegistries; the same in a 1.21.9/1.21.10 decompile), not a bare id",
 	},
 	{
-		ID: "C12", Protocols: []int{774, 775, 776},
+		ID: "C12", Protocols: []int{774, 775, 776, 777},
 		Path: "DataComponentMatchers.partialMatchers",
 		MD:   `["array",{"countType":"varint","type":"varint"}]`,
 		Game: `["array",{"countType":"varint","type":["container",[{"name":"isPredicateType","type":"bool"},{"name":"type","type":"varint"},{"name":"predicate","type":"anonymousNbt"}]]}]`,
 		Why:  "from 1.21.11 a partial matcher's type is either a predicate type or a component type (a boolean, then the registry id: 1.21.11 ComponentPredicate.Type.PACKET_CODEC, 26.1.2 DataComponentPredicate.Type.STREAM_CODEC), then its value as NBT",
 	},
 	{
-		ID: "C13", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776},
+		ID: "C13", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776, 777},
 		Path: "ItemBlockPredicate.nbt",
 		MD:   `"anonOptionalNbt"`,
 		Game: `["option","anonymousNbt"]`,
 		Why:  "BlockPredicate.STREAM_CODEC writes ByteBufCodecs.optional(NbtPredicate.STREAM_CODEC): a presence boolean, then a compound (1.21.1 to 26.1.2), not NBT whose TAG_End means none",
 	},
 	{
-		ID: "C14", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776},
+		ID: "C14", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776, 777},
 		Path: "ItemBlockProperty.value.false",
 		MD:   `["container",[{"name":"minValue","type":"string"},{"name":"maxValue","type":"string"}]]`,
 		Game: `["container",[{"name":"minValue","type":["option","string"]},{"name":"maxValue","type":["option","string"]}]]`,
@@ -128,7 +128,7 @@ var TypeCorrections = []TypeCorrection{
 		Why:  "1.21.1's PaintingVariant.DIRECT_STREAM_CODEC is width and height as VarInts and the asset id; title and author arrive with 1.21.2",
 	},
 	{
-		ID: "C15", Protocols: []int{768, 769, 770, 771, 772, 773, 774, 775, 776},
+		ID: "C15", Protocols: []int{768, 769, 770, 771, 772, 773, 774, 775, 776, 777},
 		Path: "EntityMetadataPaintingVariant",
 		MD:   `["container",[{"name":"width","type":"i32"},{"name":"height","type":"i32"},{"name":"assetId","type":"string"},{"name":"title","type":["option","anonymousNbt"]},{"name":"author","type":["option","anonymousNbt"]}]]`,
 		Game: `["container",[{"name":"width","type":"varint"},{"name":"height","type":"varint"},{"name":"assetId","type":"string"},{"name":"title","type":["option","anonymousNbt"]},{"name":"author","type":["option","anonymousNbt"]}]]`,
@@ -177,70 +177,70 @@ var TypeCorrections = []TypeCorrection{
 		Why:  "1.21.1's DustColorTransitionOptions.STREAM_CODEC writes the two colours, then the scale (the same 28 bytes, read into the wrong fields by minecraft-data's order)",
 	},
 	{
-		ID: "C22", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776},
+		ID: "C22", Protocols: []int{767, 768, 769, 770, 771, 772, 773, 774, 775, 776, 777},
 		Path: "ItemWrittenBookPage.filteredContent",
 		MD:   `"anonOptionalNbt"`,
 		Game: `["option","anonymousNbt"]`,
 		Why:  "a written book page is Filterable.streamCodec(ComponentSerialization.STREAM_CODEC): the raw text, then ByteBufCodecs.optional of the filtered text, a presence boolean before its NBT (1.21.1 to 26.1.2)",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.damage_type",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"damageType","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"damageTypeId","otherwise":{"name":"data","type":"DamageTypeData"}}],"false":"string"}}]}]]`,
 		Game: `"varint"`,
 		Why:  "26.1.2's damage_type component is DamageType.STREAM_CODEC, ByteBufCodecs.holderRegistry: a plain registry id (1.21.11's either-of-holder-or-key form is gone)",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.damage_resistant",
 		MD:   `"string"`,
 		Game: `"IDSet"`,
 		Why:  "26.1.2's DamageResistant.STREAM_CODEC is ByteBufCodecs.holderSet(DAMAGE_TYPE), not a tag key",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.instrument",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"data","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"instrumentId","otherwise":{"name":"data","type":"InstrumentData"}}],"false":"string"}}]}]]`,
 		Game: `["registryEntryHolder",{"baseName":"instrumentId","otherwise":{"name":"data","type":"InstrumentData"}}]`,
 		Why:  "26.1.2's InstrumentComponent.STREAM_CODEC is Instrument.STREAM_CODEC, a plain holder (no either-of-holder-or-key boolean)",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.provides_trim_material",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"material","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"materialId","otherwise":{"name":"data","type":"ArmorTrimMaterial"}}],"false":"string"}}]}]]`,
 		Game: `["registryEntryHolder",{"baseName":"materialId","otherwise":{"name":"data","type":"ArmorTrimMaterial"}}]`,
 		Why:  "26.1.2's provides_trim_material component is TrimMaterial.STREAM_CODEC, a plain holder",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.jukebox_playable",
 		MD:   `["container",[{"name":"hasHolder","type":"bool"},{"name":"song","type":["switch",{"compareTo":"hasHolder","fields":{"true":["registryEntryHolder",{"baseName":"songId","otherwise":{"name":"data","type":"JukeboxSongData"}}],"false":"string"}}]}]]`,
 		Game: `["registryEntryHolder",{"baseName":"songId","otherwise":{"name":"data","type":"JukeboxSongData"}}]`,
 		Why:  "26.1.2's JukeboxPlayable.STREAM_CODEC is JukeboxSong.STREAM_CODEC, a plain holder",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.provides_banner_patterns",
 		MD:   `"string"`,
 		Game: `"IDSet"`,
 		Why:  "26.1.2's provides_banner_patterns component is ByteBufCodecs.holderSet(BANNER_PATTERN), not a tag key",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.chicken/variant",
 		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
 		Game: `"varint"`,
 		Why:  "26.1.2's ChickenVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id, with no inline form",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.chicken/sound_variant",
 		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
 		Game: `"varint"`,
 		Why:  "26.1.2's ChickenSoundVariant.STREAM_CODEC is ByteBufCodecs.holderRegistry: a plain registry id",
 	},
 	{
-		ID: "C21", Protocols: []int{775, 776},
+		ID: "C21", Protocols: []int{775, 776, 777},
 		Path: "SlotComponent.data.zombie_nautilus/variant",
 		MD:   `["registryEntryHolder",{"baseName":"variantId","otherwise":{"name":"variantData","type":"string"}}]`,
 		Game: `"varint"`,
@@ -254,6 +254,18 @@ var TypeCorrections = []TypeCorrection{
 // not change those layouts (ViaVersion's Protocol26_1To26_2 registers the
 // same data component keys as for 26.1, DAMAGE_TYPE26_1, INSTRUMENT26_1
 // and the rest, and rewrites none of those packets).
+//
+// Those that name 777 hold for 26.3 too: its decompiled DataComponents
+// registers the same codecs for damage_type (DamageType.STREAM_CODEC),
+// damage_resistant, provides_banner_patterns (ByteBufCodecs.holderSet),
+// provides_trim_material (TrimMaterial.STREAM_CODEC, a plain holder) and
+// the instrument, jukebox and variant components, and ViaVersion's
+// Protocol26_2To26_3 (155863a4) keeps DAMAGE_TYPE26_1,
+// JUKEBOX_PLAYABLE26_1, PROVIDES_BANNER_PATTERNS26_1, CHICKEN_VARIANT26_1
+// and ZOMBIE_NAUTILUS_VARIANT26_1 for 26.3. The emitted 26.3 protocol.json
+// is the emitted 26.2's with sources/26.3.json applied, so it carries the
+// same mistakes; what 26.3 changed inside those types (an instrument's
+// durability damage, a trim material's palette id) is in sources/26.3.json.
 
 // Copy names the old block or entity a new one of an emitted release
 // takes what no source gives from. For a block: its material (the tool
@@ -265,6 +277,10 @@ var TypeCorrections = []TypeCorrection{
 type Copy struct {
 	Protocols []int
 	New, From string
+	// ShapeFrom, when set, is the block whose collision shapes (state by
+	// state) the new block takes instead of From's: 26.3's wool and
+	// concrete stairs and slabs are wool and concrete in every other way.
+	ShapeFrom string
 	Why       string
 }
 
@@ -314,6 +330,48 @@ var BlockCopies = func() []Copy {
 	return out
 }()
 
+// BlockCopies777 are 26.3's new blocks. The decompiled 26.3 game (the
+// release: its SharedConstants say protocol 777, world version 5023, not a
+// snapshot) was read for packets and components, not for block properties,
+// and the release's blocks.json (PrismarineJS data/pc/26.3, 50966a4e) was
+// read only where it shows the registry's order; so every value the
+// emitted 26.3 blocks.json gives a new block but its states (ViaVersion's
+// Mappings) is its copy's: hardness, resistance, the tool it needs, its
+// default state, and its shapes. The poplar set copies the oak set block
+// for block; the wool and concrete stairs and slabs are their wool or
+// concrete (strength, tool: shears and hands for wool, a pickaxe for
+// concrete) in the shapes of oak's and stone's stairs and slabs.
+var BlockCopies777 = func() []Copy {
+	var out []Copy
+	oak := "the oak set's block of the same kind: strength, tool, light and shapes"
+	for _, kind := range []string{"planks", "sapling", "log", "wood", "shelf", "sign", "wall_sign", "hanging_sign", "wall_hanging_sign",
+		"pressure_plate", "trapdoor", "button", "stairs", "slab", "fence_gate", "fence", "door"} {
+		out = append(out, Copy{Protocols: []int{777}, New: "poplar_" + kind, From: "oak_" + kind, Why: oak})
+	}
+	out = append(out,
+		Copy{Protocols: []int{777}, New: "stripped_poplar_log", From: "stripped_oak_log", Why: oak},
+		Copy{Protocols: []int{777}, New: "stripped_poplar_wood", From: "stripped_oak_wood", Why: oak},
+		Copy{Protocols: []int{777}, New: "potted_poplar_sapling", From: "potted_oak_sapling", Why: oak},
+	)
+	for _, c := range []string{"red", "orange", "yellow"} {
+		out = append(out, Copy{Protocols: []int{777}, New: c + "_poplar_leaves", From: "oak_leaves", Why: "leaves: the same properties (distance, persistent, waterlogged), strength and shapes"})
+	}
+	out = append(out,
+		Copy{Protocols: []int{777}, New: "straw_bed", From: "white_bed", Why: "a bed: the same properties (facing, occupied, part), strength and shapes"},
+		Copy{Protocols: []int{777}, New: "red_shrub", From: "dead_bush", Why: "a plant without properties that nothing collides with"},
+		Copy{Protocols: []int{777}, New: "shelf_mushroom", From: "cocoa", Why: "the only old block with an age and a facing (cocoa's age has three values, the shelf mushroom's two); its strength and small shapes are a guess no source confirms, on the side of a block the bot walks around"},
+	)
+	for _, c := range []string{"white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black"} {
+		out = append(out,
+			Copy{Protocols: []int{777}, New: c + "_wool_stairs", From: c + "_wool", ShapeFrom: "oak_stairs", Why: "wool in the shapes of stairs"},
+			Copy{Protocols: []int{777}, New: c + "_wool_slab", From: c + "_wool", ShapeFrom: "oak_slab", Why: "wool in the shapes of a slab"},
+			Copy{Protocols: []int{777}, New: c + "_concrete_stairs", From: c + "_concrete", ShapeFrom: "stone_stairs", Why: "concrete in the shapes of stairs"},
+			Copy{Protocols: []int{777}, New: c + "_concrete_slab", From: c + "_concrete", ShapeFrom: "stone_slab", Why: "concrete in the shapes of a slab"},
+		)
+	}
+	return out
+}()
+
 // EntityCopies: 26.2's sulfur cube is a cube mob like the slime and the
 // magma cube (ViaVersion's EntityTypes26_2 puts the three under
 // ABSTRACT_CUBE_MOB; azalea-entity's metadata tree agrees). Whether the
@@ -324,6 +382,9 @@ var BlockCopies = func() []Copy {
 // of not knowing.
 var EntityCopies = []Copy{
 	{Protocols: []int{776}, New: "sulfur_cube", From: "slime", Why: "a cube mob as the slime (ViaVersion EntityTypes26_2.ABSTRACT_CUBE_MOB); its mob category is not in any source, the slime's hostile one is the cautious guess"},
+	{Protocols: []int{777}, New: "cushion", From: "leash_knot", Why: "an immobile thing of type other, as PrismarineJS's 26.3 entities.json (27dfdfd9) has the cushion; its size (1 × 0.25) is from there, its colour metadata is not copied"},
+	{Protocols: []int{777}, New: "poplar_boat", From: "oak_boat", Why: "a boat (its size, 1.375 × 0.5625, as every boat's in PrismarineJS's 26.3 entities.json)"},
+	{Protocols: []int{777}, New: "poplar_chest_boat", From: "oak_chest_boat", Why: "a chest boat (size as every boat's)"},
 }
 
 // Where the sources of the emitted releases disagree, and which one the

@@ -161,6 +161,10 @@ type releaseFacts struct {
 		Path  string   `json:"path"`
 		Names []string `json:"names"`
 	} `json:"mappers"`
+	// Packets are the packet lists of the states and directions whose ids
+	// changed: every packet in protocol order (minecraft-data's names where
+	// the base has the packet), with the layouts of the new ones.
+	Packets []packetList `json:"packets"`
 	// ProtocolPatches replace parts of the base's protocol.json.
 	ProtocolPatches []protocolPatch `json:"protocolPatches"`
 	// Language holds the translations new or changed since the base.
@@ -193,6 +197,17 @@ type newEntity struct {
 	DisplayName string  `json:"displayName"`
 	Width       float64 `json:"width"`
 	Height      float64 `json:"height"`
+}
+
+// packetList is the whole packet list of one state and direction
+// ("play", "toClient"): Order names every packet by id (0, 1, …); a name
+// the base lacks is a new packet and takes its layout from Layouts; a base
+// packet missing from Order is gone, and its packet_ type with it.
+type packetList struct {
+	State     string                     `json:"state"`
+	Direction string                     `json:"direction"`
+	Order     []string                   `json:"order"`
+	Layouts   map[string]json.RawMessage `json:"layouts"`
 }
 
 // protocolPatch replaces the part of protocol.json at Path (object keys,
@@ -608,11 +623,34 @@ func (b *builder) copyOf(name string) string {
 	}
 	for _, nb := range b.facts.NewBlocks {
 		if nb.Name == name {
-			from, _ := copyFor(BlockCopies, b.facts.Protocol, name)
+			from, _ := copyFor(allBlockCopies(), b.facts.Protocol, name)
 			return from
 		}
 	}
 	return ""
+}
+
+// allBlockCopies is every release's block copies.
+func allBlockCopies() []Copy { return append(append([]Copy{}, BlockCopies...), BlockCopies777...) }
+
+// shapeCopy is the block a new block takes its shapes from when that is not
+// the block it copies (Copy.ShapeFrom), or "".
+func shapeCopy(protocol int, name string) string {
+	for _, c := range allBlockCopies() {
+		if c.New == name && c.ShapeFrom != "" && indexOfInt(c.Protocols, protocol) >= 0 {
+			return c.ShapeFrom
+		}
+	}
+	return ""
+}
+
+func indexOfInt(list []int, x int) int {
+	for i, v := range list {
+		if v == x {
+			return i
+		}
+	}
+	return -1
 }
 
 func allInts(values []string) bool {
@@ -801,6 +839,9 @@ func (b *builder) shapes(src map[string]any) error {
 	out := jsonObject{}
 	for _, name := range b.facts.Blocks {
 		copyOf := b.copyOf(name)
+		if shape := shapeCopy(b.facts.Protocol, name); shape != "" {
+			copyOf = shape
+		}
 		if copyOf == "" {
 			s, ok := blocks[name]
 			if !ok {
@@ -1105,6 +1146,11 @@ func (b *builder) protocol(src map[string]any) error {
 			return fmt.Errorf("mdNames: the base's protocol.json no longer names %s %q: drop the alias", game, md)
 		}
 	}
+	for _, l := range b.facts.Packets {
+		if err := applyPacketList(proto, l); err != nil {
+			return fmt.Errorf("packets of %s %s: %w", l.State, l.Direction, err)
+		}
+	}
 	for _, p := range b.facts.ProtocolPatches {
 		if err := applyPatch(proto, p); err != nil {
 			return fmt.Errorf("protocol patch %s: %w", p.Path, err)
@@ -1149,6 +1195,131 @@ func (b *builder) protocol(src map[string]any) error {
 	}
 	b.out["protocol"] = append(raw, '\n')
 	return nil
+}
+
+// applyPacketList renumbers a state's packets: the packet mapper gets the
+// list's ids, the params switch its cases (a base packet keeps its type,
+// a new one gets packet_<name> from its layout), and the types of the
+// packets the release dropped are deleted.
+func applyPacketList(root *ordered, l packetList) error {
+	if err := checkUnique("packets", l.Order); err != nil {
+		return err
+	}
+	node, _, err := navigate(root, l.State+"."+l.Direction+".types")
+	if err != nil {
+		return err
+	}
+	types, _ := node.(*ordered)
+	if types == nil {
+		return fmt.Errorf("no types object")
+	}
+	pv, _ := types.get("packet")
+	container, _ := pv.([]any)
+	if len(container) != 2 || container[0] != "container" {
+		return fmt.Errorf("packet is not a container")
+	}
+	fields, _ := container[1].([]any)
+	if len(fields) != 2 {
+		return fmt.Errorf("packet has %d fields, not name and params", len(fields))
+	}
+	nameType, _ := fields[0].(*ordered).get("type")
+	old, _, err := mapperNames(hexMapper(nameType))
+	if err != nil {
+		return fmt.Errorf("packet names: %w", err)
+	}
+	opts, _ := nameType.([]any)[1].(*ordered)
+	paramsType, _ := fields[1].(*ordered).get("type")
+	sw, _ := paramsType.([]any)
+	if len(sw) != 2 || sw[0] != "switch" {
+		return fmt.Errorf("packet params is not a switch")
+	}
+	swOpts, _ := sw[1].(*ordered)
+	cv, _ := swOpts.get("fields")
+	cases, _ := cv.(*ordered)
+	if cases == nil {
+		return fmt.Errorf("packet params has no cases")
+	}
+	mappings := newOrdered()
+	newCases := newOrdered()
+	used := map[string]bool{}
+	for i, name := range l.Order {
+		mappings.set(fmt.Sprintf("0x%02x", i), name)
+		if c, ok := cases.get(name); ok {
+			if _, dup := l.Layouts[name]; dup {
+				return fmt.Errorf("%s is in the base and also given a layout", name)
+			}
+			newCases.set(name, c)
+			if s, ok := c.(string); ok {
+				used[s] = true
+			}
+			continue
+		}
+		raw, ok := l.Layouts[name]
+		if !ok {
+			return fmt.Errorf("%s is new and has no layout", name)
+		}
+		layout, err := decodeOrdered(raw)
+		if err != nil {
+			return fmt.Errorf("layout of %s: %w", name, err)
+		}
+		typeName := "packet_" + name
+		if _, clash := types.get(typeName); clash {
+			return fmt.Errorf("%s is new, but the base already has a type %s", name, typeName)
+		}
+		types.set(typeName, layout)
+		newCases.set(name, typeName)
+		used[typeName] = true
+	}
+	for n := range l.Layouts {
+		if indexOf(l.Order, n) < 0 {
+			return fmt.Errorf("a layout for %s, which the list does not name", n)
+		}
+	}
+	for _, n := range old {
+		if indexOf(l.Order, n) >= 0 {
+			continue
+		}
+		if c, _ := cases.get(n); c != nil {
+			if s, ok := c.(string); ok && !used[s] {
+				types.del(s)
+			}
+		}
+	}
+	opts.set("mappings", mappings)
+	swOpts.set("fields", newCases)
+	return nil
+}
+
+// hexMapper returns a packet name mapper with its "0x1a" keys read as
+// decimal ids, for mapperNames; the keys are rewritten by the caller.
+func hexMapper(v any) any {
+	arr, ok := v.([]any)
+	if !ok || len(arr) != 2 {
+		return v
+	}
+	opts, _ := arr[1].(*ordered)
+	if opts == nil {
+		return v
+	}
+	mv, _ := opts.get("mappings")
+	m, _ := mv.(*ordered)
+	if m == nil {
+		return v
+	}
+	dec := newOrdered()
+	for _, k := range m.keys {
+		id, err := strconv.ParseInt(strings.TrimPrefix(k, "0x"), 16, 32)
+		if err != nil {
+			return v
+		}
+		dec.set(strconv.FormatInt(id, 10), m.m[k])
+	}
+	o := newOrdered()
+	for _, k := range opts.keys {
+		o.set(k, opts.m[k])
+	}
+	o.set("mappings", dec)
+	return []any{arr[0], o}
 }
 
 // applyPatch replaces the part at p.Path, checking that it is p.MD.

@@ -137,9 +137,13 @@ func generateGame(d *dataSet, version string, list []release) (map[string][]byte
 	index.WriteString("package mcdata\n\n")
 	index.WriteString(lootCorrectionsComment())
 	index.WriteString("// New blocks and entities of the emitted releases take what no source\n// gives from an old one (bot/mcdata/internal/gen/corrections.go):\n")
-	for _, list := range [][]Copy{BlockCopies, EntityCopies} {
+	for _, list := range [][]Copy{allBlockCopies(), EntityCopies} {
 		for _, c := range list {
-			fmt.Fprintf(&index, "//   - %v %s copies %s: %s.\n", c.Protocols, c.New, c.From, c.Why)
+			shape := ""
+			if c.ShapeFrom != "" {
+				shape = " (shapes of " + c.ShapeFrom + ")"
+			}
+			fmt.Fprintf(&index, "//   - %v %s copies %s%s: %s.\n", c.Protocols, c.New, c.From, shape, c.Why)
 		}
 	}
 	index.WriteString("\n")
