@@ -360,7 +360,7 @@ func testJoin(t *testing.T, bin string, run matrixRun) {
 }
 
 // TestJoinNewerRelease: a world on a release newer than the bot speaks
-// (26.3, protocol 777, a status-only peer) is called incompatible by
+// (26.4, protocol 778, a status-only peer) is called incompatible by
 // mc_ping_server and refused by mc_join, both with the instruction for
 // the player: the version it runs, the newest blockmate joins, how to make
 // that installation, and a new world (or a backup) rather than opening the
@@ -374,7 +374,7 @@ func TestJoinNewerRelease(t *testing.T) {
 	sc := sidecartest.Start(t, bin)
 	ctx, cancel := testctx.New(t)
 	defer cancel()
-	advice := mcversion.Advice("26.3", 777)
+	advice := mcversion.Advice("26.4", 778)
 	var ping struct {
 		Reachable  bool   `json:"reachable"`
 		Reason     string `json:"reason"`
@@ -386,14 +386,14 @@ func TestJoinNewerRelease(t *testing.T) {
 	if err := sc.Call(ctx, "mc_ping_server", map[string]any{"port": srv.Port}).Decode(&ping); err != nil {
 		t.Fatal(err)
 	}
-	if !ping.Reachable || ping.Compatible || ping.Version != "26.3" || ping.Protocol != 777 || !strings.Contains(ping.NextStep, advice) || !strings.Contains(ping.Reason, mcversion.Range()) {
-		t.Errorf("mc_ping_server = %+v, want incompatible 26.3 with the advice", ping)
+	if !ping.Reachable || ping.Compatible || ping.Version != "26.4" || ping.Protocol != 778 || !strings.Contains(ping.NextStep, advice) || !strings.Contains(ping.Reason, mcversion.Range()) {
+		t.Errorf("mc_ping_server = %+v, want incompatible 26.4 with the advice", ping)
 	}
 	rep := sc.Call(ctx, "mc_join", map[string]any{"port": srv.Port})
 	if rep.OK || !strings.Contains(rep.Error, advice) {
 		t.Errorf("mc_join = %+v, want the advice as the error", rep)
 	}
-	for _, want := range []string{"26.3", mcversion.Newest(), "New installation", "new world", "back the world up first"} {
+	for _, want := range []string{"26.4", mcversion.Newest(), "New installation", "new world", "back the world up first"} {
 		if !strings.Contains(rep.Error, want) {
 			t.Errorf("mc_join's error lacks %q: %s", want, rep.Error)
 		}

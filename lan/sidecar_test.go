@@ -202,11 +202,11 @@ func TestSidecarStopDiscoveryAndPing(t *testing.T) {
 
 func TestSidecarOnlyAnUnsupportedVersion(t *testing.T) {
 	ns := netnstest.New(t)
-	old := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"New"}`})
+	old := statusserver.Serve(t, listenInNS(t, ns, 0), statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.4","protocol":778},"players":{"max":8,"online":0},"description":"New"}`})
 	startAnnouncer(t, ns, FormatAnnouncement("New", strconv.Itoa(old.Port())), "")
 	sc := startSidecarIn(t, ns)
 	r, raw := discoverVia(t, sc, map[string]any{})
-	if r.Found != 1 || !strings.Contains(r.Reason, "the world on this computer runs Minecraft 26.3, which the bot cannot join") {
+	if r.Found != 1 || !strings.Contains(r.Reason, "the world on this computer runs Minecraft 26.4, which the bot cannot join") {
 		t.Errorf("result = %s", raw)
 	}
 	if !strings.Contains(r.NextStep, "New installation") {

@@ -49,13 +49,13 @@ func TestPingServerTool(t *testing.T) {
 func TestPingServerToolIncompatible(t *testing.T) {
 	c := protocol.NewCatalog()
 	RegisterTools(c, Options{})
-	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":0},"description":"x"}`})
+	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.4","protocol":778},"players":{"max":8,"online":0},"description":"x"}`})
 	var r PingResult
 	_ = json.Unmarshal(callTool(t, c, "mc_ping_server", `{"host":"127.0.0.1","port":`+itoa(srv.Port())+`}`), &r)
 	if !r.Reachable || r.Compatible == nil || *r.Compatible {
 		t.Fatalf("result = %+v", r)
 	}
-	if !strings.Contains(r.Reason, "cannot join Minecraft 26.3") || !strings.Contains(r.NextStep, "New installation") {
+	if !strings.Contains(r.Reason, "cannot join Minecraft 26.4") || !strings.Contains(r.NextStep, "New installation") {
 		t.Errorf("reason %q / next_step %q", r.Reason, r.NextStep)
 	}
 }

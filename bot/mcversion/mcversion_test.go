@@ -42,24 +42,24 @@ func TestSupported(t *testing.T) {
 	}
 }
 
-// TestAdvice: a newer world (26.3) and an older one (1.20.4) each get the
+// TestAdvice: a newer world (26.4) and an older one (1.20.4) each get the
 // version they run, the versions blockmate joins, the launcher steps for
 // the newest, a new world to play in, and a backup before any other step
 // on the world; never "open your world" in an older version as the way to
 // go.
 func TestAdvice(t *testing.T) {
 	newest := Newest()
-	newer := Advice("26.3", 777)
-	for _, want := range []string{"26.3", "newer", Range(), "New installation", "release " + newest, "new world", "Open to LAN",
+	newer := Advice("26.4", 778)
+	for _, want := range []string{"26.4", "newer", Range(), "New installation", "release " + newest, "new world", "Open to LAN",
 		"Do not open this world in " + newest, "corrupt", "back the world up first", "check for an update"} {
 		if !strings.Contains(newer, want) {
-			t.Errorf("advice for 26.3 lacks %q:\n%s", want, newer)
+			t.Errorf("advice for 26.4 lacks %q:\n%s", want, newer)
 		}
 	}
 	// The backup comes before the only sentence that mentions trying the
 	// world in the older version.
 	if i, j := strings.Index(newer, "try anyway"), strings.Index(newer, "back the world up"); i < 0 || j < i {
-		t.Errorf("advice for 26.3 does not say to back up before trying:\n%s", newer)
+		t.Errorf("advice for 26.4 does not say to back up before trying:\n%s", newer)
 	}
 	for _, bad := range []string{"open your world", "open the same world", "Open your world"} {
 		if strings.Contains(newer, bad) {

@@ -57,10 +57,33 @@ function chunk (registry, load = require('prismarine-chunk')) {
   const own = v.majorVersion
   v.majorVersion = require('minecraft-data')(base).version.majorVersion
   try {
-    return load(registry)
+    return byteMasks(load(registry))
   } finally {
     v.majorVersion = own
   }
+}
+
+// byteMasks lets the base's chunk class take 26.3's light masks: the
+// emitted 26.3 protocol.json types them as byte arrays (BitSet.toByteArray,
+// little end first), where prismarine-chunk reads arrays of [high, low]
+// longs. A byte array is turned into those longs; longs pass through.
+function byteMasks (Chunk) {
+  const proto = Chunk.prototype
+  if (!proto.loadParsedLight || proto.loadParsedLight.blockmateByteMasks) return Chunk
+  const original = proto.loadParsedLight
+  const longs = (mask) => {
+    if (!Buffer.isBuffer(mask)) return mask
+    const padded = Buffer.alloc(Math.ceil(mask.length / 8) * 8)
+    mask.copy(padded)
+    const out = []
+    for (let i = 0; i < padded.length; i += 8) out.push([padded.readInt32LE(i + 4), padded.readInt32LE(i)])
+    return out
+  }
+  proto.loadParsedLight = function (sky, block, skyMask, blockMask, emptySky, emptyBlock) {
+    return original.call(this, sky, block, longs(skyMask), longs(blockMask), longs(emptySky), longs(emptyBlock))
+  }
+  proto.loadParsedLight.blockmateByteMasks = true
+  return Chunk
 }
 
 // Code we did not write that loads prismarine-chunk itself (mineflayer's

@@ -24,7 +24,7 @@
 //   statusOnly     answer status pings only, as a release this server cannot
 //                  speak (protocol, versionName), and refuse every login with
 //                  vanilla's outdated-client message
-//   protocol, versionName   what statusOnly announces (default 777, "26.3")
+//   protocol, versionName   what statusOnly announces (default 778, "26.4")
 //
 // It listens on 127.0.0.1 only and accepts offline logins; everybody is op.
 // It goes through configuration as vanilla does (brand, feature flags, known
@@ -94,8 +94,8 @@ const server = mc.createServer({
   // 1.21.3 whose data describes the same protocol), or in statusOnly mode the
   // release it pretends to be.
   beforePing: (response) => {
-    response.version.name = opts.statusOnly ? (opts.versionName || '26.3') : version
-    if (opts.statusOnly) response.version.protocol = opts.protocol || 777
+    response.version.name = opts.statusOnly ? (opts.versionName || '26.4') : version
+    if (opts.statusOnly) response.version.protocol = opts.protocol || 778
     return response
   }
 })
@@ -116,8 +116,8 @@ if (opts.statusOnly) {
 // refuses logins as a vanilla server of a newer release refuses an older
 // client: a login disconnect naming the release to use.
 function statusOnly () {
-  const name = opts.versionName || '26.3'
-  const protocol = opts.protocol || 777
+  const name = opts.versionName || '26.4'
+  const protocol = opts.protocol || 778
   server.on('connection', (client) => {
     client.removeAllListeners('set_protocol') // minecraft-protocol's own handshake
     client.removeAllListeners('login_start')
@@ -150,6 +150,9 @@ function play () {
     return Array.isArray(t) && t[0] === 'container' ? t[1].map(f => f.name) : []
   }
   const has = (packet, field) => fieldsOf(packet).includes(field)
+  const optionalPrevious = toClient.SpawnInfo[1].find(f => f.name === 'previousGamemode').type === 'optvarint'
+  // From 26.3 a move carries a step count and on ground as bitfields.
+  const steppedMoves = has('entity_move_look', 'steps')
   const hasPacket = (packet) => fieldsOf(packet).length > 0 || Array.isArray(toClient['packet_' + packet])
   const configHas = (packet) => Object.values(protocol.configuration.toClient.types.packet[1][0].type[1].mappings).includes(packet)
 
@@ -317,7 +320,8 @@ function play () {
       name: 'minecraft:overworld',
       hashedSeed: 0n,
       gamemode: GAME_MODES[p.gameMode],
-      previousGamemode: 255,
+      // 26.3's previous game mode is an optional VarInt (none: undefined).
+      previousGamemode: optionalPrevious ? undefined : 255,
       isDebug: false,
       isFlat: false,
       death: p.lastDeath ? { dimensionName: 'minecraft:overworld', location: p.lastDeath } : undefined,
@@ -473,7 +477,11 @@ function play () {
   const FACES = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]]
   // dig breaks a block when the client says it finished (survival) or
   // started (creative), and acknowledges every action's sequence.
-  function dig (p, packet) {
+  // ACTIONS are 26.3's player actions by name (its block_dig status is a
+  // mapper), numbered as every version before numbers them.
+  const ACTIONS = { start_destroy_block: 0, abort_destroy_block: 1, stop_destroy_block: 2, drop_all_items: 3, drop_item: 4, release_use_item: 5, swap_item_with_offhand: 6 }
+  function dig (p, raw) {
+    const packet = typeof raw.status === 'string' ? { ...raw, status: ACTIONS[raw.status] ?? -1 } : raw
     const { x, y, z } = packet.location
     const breaks = packet.status === 2 || (packet.status === 0 && p.gameMode === 1)
     if (breaks) {
@@ -488,7 +496,7 @@ function play () {
       sendInventory(p)
       emit('swap_hands', { username: p.name })
     }
-    if (packet.status <= 2) p.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
+    if (packet.status >= 0 && packet.status <= 2) p.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
   }
   // place puts the held stack's block against the clicked face.
   function place (p, packet) {
@@ -714,9 +722,9 @@ function play () {
         }
       } else {
         const d = (a, b) => Math.round(a * 4096) - Math.round(b * 4096)
-        q.client.write('entity_move_look', {
-          entityId: p.eid, dX: d(p.x, p.sent.x), dY: d(p.y, p.sent.y), dZ: d(p.z, p.sent.z), yaw: angle(p.yaw), pitch: angle(p.pitch), onGround: p.onGround
-        })
+        const move = { entityId: p.eid, dX: d(p.x, p.sent.x), dY: d(p.y, p.sent.y), dZ: d(p.z, p.sent.z), yaw: angle(p.yaw), pitch: angle(p.pitch), onGround: p.onGround }
+        if (steppedMoves) Object.assign(move, { stepCount: 0, onGround: p.onGround ? 1 : 0, steps: [] })
+        q.client.write('entity_move_look', move)
       }
       q.client.write('entity_head_rotation', { entityId: p.eid, headYaw: angle(p.yaw) })
     }

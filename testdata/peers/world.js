@@ -312,7 +312,7 @@ class World {
       skyMask |= 1n << BigInt(l)
       skyLight.push(nibbles)
     }
-    return { skyLightMask: longs(skyMask), emptySkyLightMask: longs(emptyMask), skyLight }
+    return { skyLightMask: skyMask, emptySkyLightMask: emptyMask, skyLight }
   }
 
   // chunkPacket returns the map_chunk packet of a column for protocol (the
@@ -332,20 +332,37 @@ class World {
     const tops = this.tops(chunk)
     const maps = { WORLD_SURFACE: tops.surface, MOTION_BLOCKING: tops.motion, MOTION_BLOCKING_NO_LEAVES: tops.noLeaves }
     const light = this.light(tops.motion)
+    // From 26.3 a light mask is a byte array (BitSet.toByteArray), not
+    // longs: the served protocol.json says which.
+    const fields = protocol.play.toClient.types.packet_map_chunk[1]
+    const maskType = fields.find(f => f.name === 'skyLightMask').type
+    const mask = Array.isArray(maskType) && maskType[0] === 'buffer' ? bytes : longs
     return {
       x: cx,
       z: cz,
       heightmaps: heightmapField(protocol, maps, t => this.heightmap(t)),
       chunkData: chunk.dump(),
       blockEntities: [],
-      skyLightMask: light.skyLightMask,
-      blockLightMask: [],
-      emptySkyLightMask: light.emptySkyLightMask,
-      emptyBlockLightMask: [],
+      skyLightMask: mask(light.skyLightMask),
+      blockLightMask: mask(0n),
+      emptySkyLightMask: mask(light.emptySkyLightMask),
+      emptyBlockLightMask: mask(0n),
       skyLight: light.skyLight,
       blockLight: []
     }
   }
+}
+
+// bytes turns a bit set into the bytes a 26.3 packet carries, little end
+// first and without trailing zero bytes (as java.util.BitSet.toByteArray
+// does).
+function bytes (mask) {
+  const out = []
+  while (mask > 0n) {
+    out.push(Number(mask & 0xffn))
+    mask >>= 8n
+  }
+  return Buffer.from(out)
 }
 
 // longs turns a bit set into the array of longs a packet carries, without

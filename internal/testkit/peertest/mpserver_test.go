@@ -287,14 +287,14 @@ func TestReleasesCoverTheBot(t *testing.T) {
 }
 
 // TestStatusOnlyServer checks the stand-in for a world on a newer release:
-// the status ping announces 26.3 (protocol 777), and a login from the
+// the status ping announces 26.4 (protocol 778), and a login from the
 // newest release the peers serve is refused with vanilla's outdated-client
-// message naming 26.3.
+// message naming 26.4.
 func TestStatusOnlyServer(t *testing.T) {
 	srv := peertest.StartStatusOnlyServer(t, peertest.StatusOnlyOptions{MOTD: "a newer world"})
 	st := statusPing(t, srv.Addr())
-	if st.Version.Name != "26.3" || st.Version.Protocol != 777 {
-		t.Errorf("status version = %+v, want 26.3 / 777", st.Version)
+	if st.Version.Name != "26.4" || st.Version.Protocol != 778 {
+		t.Errorf("status version = %+v, want 26.4 / 778", st.Version)
 	}
 	if !strings.Contains(string(st.Description), "a newer world") {
 		t.Errorf("status description = %s, want the MOTD", st.Description)
@@ -309,7 +309,7 @@ func TestStatusOnlyServer(t *testing.T) {
 	if err := json.Unmarshal([]byte(reason), &got); err != nil {
 		t.Fatalf("login disconnect reason %q is not a text component: %v", reason, err)
 	}
-	if got.Translate != "multiplayer.disconnect.outdated_client" || len(got.With) != 1 || got.With[0] != "26.3" {
-		t.Errorf("login disconnect = %s, want multiplayer.disconnect.outdated_client with 26.3", reason)
+	if got.Translate != "multiplayer.disconnect.outdated_client" || len(got.With) != 1 || got.With[0] != "26.4" {
+		t.Errorf("login disconnect = %s, want multiplayer.disconnect.outdated_client with 26.4", reason)
 	}
 }

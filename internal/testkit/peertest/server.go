@@ -187,23 +187,23 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 
 // StatusOnlyOptions configures StartStatusOnlyServer.
 type StatusOnlyOptions struct {
-	Protocol    int    // the protocol number the status ping announces; default 777
-	VersionName string // the version name it announces; default "26.3"
+	Protocol    int    // the protocol number the status ping announces; default 778
+	VersionName string // the version name it announces; default "26.4"
 	MOTD        string
 }
 
 // StartStatusOnlyServer starts a server that answers the status ping as a
-// release nothing here can speak (by default 26.3, protocol 777) and refuses
+// release nothing here can speak (by default 26.4, protocol 778) and refuses
 // every login with vanilla's message for an outdated client
 // (multiplayer.disconnect.outdated_client, "Incompatible client! Please use
-// 26.3"). It is stopped in t.Cleanup.
+// 26.4"). It is stopped in t.Cleanup.
 func StartStatusOnlyServer(t testing.TB, opts StatusOnlyOptions) *Server {
 	t.Helper()
 	if opts.Protocol == 0 {
-		opts.Protocol = 777
+		opts.Protocol = 778
 	}
 	if opts.VersionName == "" {
-		opts.VersionName = "26.3"
+		opts.VersionName = "26.4"
 	}
 	if opts.MOTD == "" {
 		opts.MOTD = "blockmate test server"
