@@ -410,6 +410,17 @@ func FuzzDecoders(f *testing.F) {
 				seed = append(seed, make([]byte, 24)...)
 			}
 			f.Add(seed)
+			// 26.3's stepped moves and position paths (v777.go).
+			if c.Protocol >= 777 {
+				switch d.name {
+				case "EntityMove", "EntityMoveLook":
+					f.Add(append([]byte{byte(vi), byte(di), 5, 1 | 2<<1, 1, 0x10, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0}, 64, 0))
+				case "SyncEntityPosition":
+					s := []byte{byte(vi), byte(di), 9, 1, 1}
+					s = append(s, make([]byte, 24)...)
+					f.Add(append(append(s, 1), make([]byte, 9)...))
+				}
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

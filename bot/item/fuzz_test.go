@@ -20,6 +20,9 @@ func FuzzReadSlot(f *testing.F) {
 	for _, seed := range nestedStackSeeds(f) {
 		f.Add(seed)
 	}
+	for _, seed := range components777Seeds(f) {
+		f.Add(seed)
+	}
 	protocols := mcdata.SchemaProtocols()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, p := range protocols {
@@ -134,6 +137,56 @@ func nestedStackSeeds(t testing.TB) map[int32][]byte {
 		w.VarInt(1)
 		w.VarInt(0)
 		w.VarInt(comp(t, p, "damage"))
+		w.VarInt(3)
+		out[p] = w.Bytes()
+	}
+	return out
+}
+
+// components777Seeds are, per protocol from 777 (26.3) on, a stack with
+// some of 26.3's new and changed components: a sign's front text (four
+// texts, no filtered ones, black, not glowing), a cooking fuel (a constant
+// burn time and a speed by key), a pot's decorations (a back of one brick
+// template, the rest none), a mob visibility (a tag of entity types and a
+// float), waxed and a cushion colour.
+func components777Seeds(t testing.TB) map[int32][]byte {
+	out := map[int32][]byte{}
+	for _, p := range mcdata.SchemaProtocols() {
+		if p < 777 {
+			continue
+		}
+		var w wire.Writer
+		w.VarInt(1)
+		w.VarInt(850)
+		w.VarInt(6)
+		w.VarInt(0)
+		w.VarInt(comp(t, p, "sign_text_front"))
+		for range 4 {
+			w.Raw([]byte{8, 0, 2, 'h', 'i'})
+		}
+		w.Bool(false)
+		w.VarInt(15)
+		w.Bool(false)
+		w.VarInt(comp(t, p, "cooking_fuel"))
+		w.Bool(true)
+		w.Int32(200)
+		w.Bool(false)
+		w.String("minecraft:fast")
+		w.VarInt(comp(t, p, "pot_decorations"))
+		w.Bool(true)
+		w.VarInt(900)
+		w.VarInt(1)
+		w.VarInt(0)
+		w.VarInt(0)
+		w.Bool(false)
+		w.Bool(false)
+		w.Bool(false)
+		w.VarInt(comp(t, p, "mob_visibility"))
+		w.VarInt(0)
+		w.String("minecraft:skeletons")
+		w.Float32(0.5)
+		w.VarInt(comp(t, p, "waxed"))
+		w.VarInt(comp(t, p, "cushion/color"))
 		w.VarInt(3)
 		out[p] = w.Bytes()
 	}

@@ -248,3 +248,24 @@ func TestSeedsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestComponents777: 26.3's new and changed components read to the end of
+// the stack and write back to the same bytes.
+func TestComponents777(t *testing.T) {
+	for p, raw := range components777Seeds(t) {
+		r := wire.NewReader(raw)
+		s := item.ReadSlot(r, p)
+		if r.Err() != nil || r.Remaining() != 0 || len(s.Components) != 6 {
+			t.Fatalf("protocol %d: %+v, %v, %d left", p, s, r.Err(), r.Remaining())
+		}
+		var w wire.Writer
+		if err := item.WriteSlot(&w, p, s); err != nil || !bytes.Equal(w.Bytes(), raw) {
+			t.Errorf("protocol %d: written % x, %v; read % x", p, w.Bytes(), err, raw)
+		}
+		for _, c := range s.Components {
+			if _, err := c.Decode(); err != nil {
+				t.Errorf("protocol %d: %s does not decode: %v", p, c.Name, err)
+			}
+		}
+	}
+}

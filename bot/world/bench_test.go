@@ -338,7 +338,7 @@ func BenchmarkDecodeTerrain(b *testing.B) {
 		l.Format = f
 		tc := terrainColumn(b, ChunkPos{}, 3)
 		body := chunkPacket(l, AppendSections(nil, tc.Sections, tc.Counts, l), 2)
-		b.Run(fmt.Sprintf("fluid=%v,noprefix=%v", f.FluidCount, f.NoSizePrefix), func(b *testing.B) {
+		b.Run(fmt.Sprintf("fluid=%v,noprefix=%v,bytemasks=%v", f.FluidCount, f.NoSizePrefix, f.LightMaskBytes), func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
 				if _, err := DecodeChunk(wire.NewReader(body), l); err != nil {

@@ -14,7 +14,8 @@ func testLayout(f Format) Layout {
 	return Layout{Format: f, MinY: -64, Height: 384, NumStates: 27866, NumBiomes: 65}
 }
 
-var allFormats = []Format{{}, {NoSizePrefix: true, HeightmapArray: true}, {NoSizePrefix: true, HeightmapArray: true, FluidCount: true}}
+var allFormats = []Format{{}, {NoSizePrefix: true, HeightmapArray: true}, {NoSizePrefix: true, HeightmapArray: true, FluidCount: true},
+	{NoSizePrefix: true, HeightmapArray: true, FluidCount: true, LightMaskBytes: true}}
 
 // randomSection fills a section with values drawn from distinct states and
 // biomes, through set, and returns it with the values it should hold.

@@ -378,7 +378,15 @@ func (w *World) chunk(r *wire.Reader) error {
 	if !known || w.store == nil {
 		return nil
 	}
-	c, err := world.DecodeChunk(wire.NewReader(data), layout)
+	cr := wire.NewReader(data)
+	c, err := world.DecodeChunk(cr, layout)
+	if err == nil && cr.Remaining() != 0 && layout.LightMaskBytes {
+		// The light data ends the packet: bytes after it mean the layout
+		// is not the server's (26.3's byte light masks read as longs).
+		// Checked from 26.3, whose masks changed; older peers are not
+		// held to it.
+		err = fmt.Errorf("chunk %d,%d: %d bytes after the light data", c.Pos.X, c.Pos.Z, cr.Remaining())
+	}
 	if err != nil {
 		w.mu.Lock()
 		w.unreadable++
