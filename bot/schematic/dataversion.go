@@ -16,6 +16,7 @@ var dataVersions = map[string]int{
 	"1.21.11": 4671,
 	"26.1":    4786,
 	"26.2":    4903,
+	"26.3":    5023,
 }
 
 // DataVersionOf returns the world data version of a game version
