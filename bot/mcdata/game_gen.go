@@ -248,19 +248,19 @@ var gameParts = [...]gamePartRef{
 	{kind: gamePartMobLoot, off: 683232, size: 544, raw: 736},       // pc/1.20
 	{kind: gamePartFurnace, off: 683776, size: 1206, raw: 1857},     // gen/furnace.txt
 	{kind: gamePartTags, off: 684982, size: 765, raw: 979},          // gen/tags.go
-	{kind: gamePartBlocks, off: 685747, size: 21861, raw: 149016},   // blockmate/26.3
-	{kind: gamePartShapes, off: 707608, size: 23079, raw: 107833},   // blockmate/26.3
-	{kind: gamePartItems, off: 730687, size: 17112, raw: 57425},     // blockmate/26.3
-	{kind: gamePartMaterials, off: 747799, size: 545, raw: 2312},    // blockmate/26.3
-	{kind: gamePartEntities, off: 748344, size: 2596, raw: 9212},    // blockmate/26.3
-	{kind: gamePartRecipes, off: 750940, size: 9856, raw: 26018},    // blockmate/26.3
-	{kind: gamePartLoot, off: 760796, size: 2317, raw: 6040},        // pc/1.20
-	{kind: gamePartMobLoot, off: 763113, size: 535, raw: 736},       // pc/1.20
-	{kind: gamePartFurnace, off: 763648, size: 1281, raw: 1971},     // gen/furnace.txt
-	{kind: gamePartTags, off: 764929, size: 802, raw: 1029},         // gen/tags.go
+	{kind: gamePartBlocks, off: 685747, size: 21866, raw: 149016},   // blockmate/26.3
+	{kind: gamePartShapes, off: 707613, size: 23079, raw: 107833},   // blockmate/26.3
+	{kind: gamePartItems, off: 730692, size: 17112, raw: 57425},     // blockmate/26.3
+	{kind: gamePartMaterials, off: 747804, size: 545, raw: 2312},    // blockmate/26.3
+	{kind: gamePartEntities, off: 748349, size: 2596, raw: 9212},    // blockmate/26.3
+	{kind: gamePartRecipes, off: 750945, size: 9856, raw: 26018},    // blockmate/26.3
+	{kind: gamePartLoot, off: 760801, size: 2317, raw: 6040},        // pc/1.20
+	{kind: gamePartMobLoot, off: 763118, size: 535, raw: 736},       // pc/1.20
+	{kind: gamePartFurnace, off: 763653, size: 1281, raw: 1971},     // gen/furnace.txt
+	{kind: gamePartTags, off: 764934, size: 802, raw: 1029},         // gen/tags.go
 }
 
-// game_data.bin holds 117 parts: 765731 bytes compressed, 3303460 inflated.
+// game_data.bin holds 117 parts: 765736 bytes compressed, 3303460 inflated.
 
 // gameVersions lists the distinct data versions: the protocols that use
 // one, the newest game version among them, and the index in gameParts of

@@ -564,6 +564,16 @@ func (b *builder) describedBlock(nb newBlock) (jsonObject, error) {
 	if err := b.remapBlockItems(o); err != nil {
 		return nil, fmt.Errorf("block %s's copy %s: %w", nb.Name, from, err)
 	}
+	// A block shaped as another lets light through as that one does (a
+	// wool slab filters no light, as oak's slab; PrismarineJS's 26.3
+	// blocks.json agrees).
+	if shape := shapeCopy(b.facts.Protocol, nb.Name); shape != "" {
+		sc, ok := b.oldBlocks[shape]
+		if !ok {
+			return nil, fmt.Errorf("block %s takes the shapes of %s, which the base does not have", nb.Name, shape)
+		}
+		o["transparent"], o["filterLight"] = sc["transparent"], sc["filterLight"]
+	}
 	o["name"] = nb.Name
 	if nb.DisplayName == "" {
 		return nil, fmt.Errorf("block %s has no display name", nb.Name)
