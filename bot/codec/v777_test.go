@@ -7,6 +7,7 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/bot/world"
+	"github.com/blockmate/blockmate/internal/testkit/peertest"
 )
 
 // capturedChunk777 is the level_chunk_with_light frame that
@@ -265,5 +266,56 @@ func TestLayouts777(t *testing.T) {
 	c.SkipFilterMask(r)
 	if r.Remaining() != 1 {
 		t.Errorf("the filter mask left %d bytes, want 1", r.Remaining())
+	}
+}
+
+// TestChunkCapturesMatchPrismarineChunk decodes every chunk packet a peer
+// sent (testdata/chunks: flying-squid and mpserver, 26.3's on the emitted
+// dataset with its byte light masks) with the version's codec and compares
+// it block for block and biome for biome with prismarine-chunk's reading
+// of the same bytes; the decoder must end exactly at the packet's end.
+func TestChunkCapturesMatchPrismarineChunk(t *testing.T) {
+	for _, v := range peertest.ChunkCaptureVersions(t) {
+		t.Run(v, func(t *testing.T) {
+			capt := peertest.LoadChunkCaptures(t, v)
+			c := For(int32(capt.Protocol))
+			g := mcdata.Game(int32(capt.Protocol))
+			if c == nil || g == nil {
+				t.Fatalf("capture of protocol %d, which the bot does not speak", capt.Protocol)
+			}
+			// The peers send the vanilla biome registry (minecraft-data's), whose
+			// size sets the bits of a direct biome palette.
+			layout := world.Layout{Format: c.ChunkFormat, MinY: capt.MinY, Height: capt.Height, NumStates: g.NumStates(), NumBiomes: len(g.Biomes)}
+			for _, ch := range capt.Chunks {
+				r := wire.NewReader(ch.Packet)
+				if id := r.VarInt(); id != int32(capt.MapChunkPacketID) {
+					t.Fatalf("chunk %d %d: packet id %d", ch.X, ch.Z, id)
+				}
+				got, err := world.DecodeChunk(r, layout)
+				if err != nil || r.Remaining() != 0 {
+					t.Fatalf("chunk %d %d: %v, %d bytes left", ch.X, ch.Z, err, r.Remaining())
+				}
+				diffs := 0
+				for y := 0; y < capt.Height && diffs < 5; y++ {
+					s := got.Sections[y>>4]
+					for z := 0; z < 16; z++ {
+						for x := 0; x < 16; x++ {
+							want := ch.Block(capt.MinY, x, capt.MinY+y, z)
+							if b := s.Block(x, y&15, z); uint16(b) != want {
+								t.Errorf("chunk %d %d: block %d,%d,%d is %d, prismarine-chunk reads %d", ch.X, ch.Z, x, capt.MinY+y, z, b, want)
+								diffs++
+							}
+						}
+					}
+				}
+				for i, want := range ch.Biomes {
+					x4, z4, y4 := i&3, (i>>2)&3, i>>4
+					if b := got.Sections[y4>>2].Biome(x4*4, (y4&3)*4, z4*4); b != int32(want) {
+						t.Errorf("chunk %d %d: biome cell %d is %d, prismarine-chunk reads %d", ch.X, ch.Z, i, b, want)
+						break
+					}
+				}
+			}
+		})
 	}
 }
