@@ -1,5 +1,5 @@
 'use strict'
-// emitted.js makes the releases blockmate's generator emits (26.2:
+// emitted.js makes the releases blockmate's generator emits (26.2, 26.3:
 // testdata/peers/mcdata, written by `go generate ./bot/mcdata` from the
 // facts of bot/mcdata/internal/gen/sources) known to the pinned
 // minecraft-data and minecraft-protocol, which have no data for them, so

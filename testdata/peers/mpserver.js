@@ -1,7 +1,7 @@
 'use strict'
 // mpserver.js is a small Minecraft server built on minecraft-protocol 1.68.0
 // for every release from 1.21 to 26.1.2 (protocols 767 to 775), and for the
-// releases blockmate emits the data of (26.2: testdata/peers/mcdata,
+// releases blockmate emits the data of (26.2, 26.3: testdata/peers/mcdata,
 // registered by emitted.js): the peer the tests join for the versions
 // flying-squid does not serve. Its packets are
 // encoded by minecraft-protocol from minecraft-data's definitions and its

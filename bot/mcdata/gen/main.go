@@ -1,6 +1,6 @@
 // Command gen writes bot/mcdata's generated tables from minecraft-data, the
 // npm package pinned in testdata/peers/package.json, and from the release
-// facts of bot/mcdata/internal/gen/sources (26.2), whose
+// facts of bot/mcdata/internal/gen/sources (26.2, 26.3), whose
 // minecraft-data-format datasets it also writes into testdata/peers/mcdata.
 // Run it with `go generate ./bot/mcdata` after `npm ci --prefix
 // testdata/peers`.

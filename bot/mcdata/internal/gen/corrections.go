@@ -404,3 +404,27 @@ var EntityCopies = []Copy{
 //   - Collision boxes of randomly offset blocks (bamboo, pointed dripstone,
 //     and so 26.2's sulfur spike): minecraft-data applies the offset,
 //     azalea does not; minecraft-data is followed (BlockCopies).
+//   - 26.3 command argument types: PixiGeko's snapshot-10 comparison adds
+//     number_provider, ViaVersion/Mappings' snapshot-9 file has neither it
+//     nor the release's two; the decompiled release's ArgumentTypeInfos has
+//     context_float_provider and context_int_provider after loot_modifier
+//     and no number_provider (62 types). Followed: the release.
+//   - 26.3 registries: Mappings' file is snapshot-9's, five steps before
+//     the release have no public comparison. The decompiled release's
+//     DataComponents equals it entry for entry; PrismarineJS's 26.3
+//     blocks.json and items.json (read in parts: blocks 0-32 and 193-222,
+//     items 1160-1334 and the last) equal it with snapshot-10's five
+//     renamed maps, and both end where it does (1,286 blocks, 35,723
+//     states, 1,658 items). Followed: Mappings, with the renames.
+//   - 26.3 entity metadata types: Fidorial's rc-3 protocol.json has 26.2's
+//     list; the decompiled EntityDataSerializers, ViaVersion's
+//     EntityDataTypes26_3 and ViaBackwards (which drops dyeColorType) have
+//     dye_color at 43. Followed: the three.
+//   - 26.3 data component layouts: a ViaVersion fork (HyperGaming99) gives
+//     layouts for the 13 new components; they are not used: every layout is
+//     read from the decompiled release's codecs, and ViaVersion's
+//     Protocol26_2To26_3 (155863a4) names the same new and changed keys.
+//   - 26.3 entity position sync: the decompiled packet names a
+//     PositionPath, whose class is not in the index; ViaBackwards reads
+//     both of its forms (0 a position, else steps) and ViaVersion writes
+//     the stepped one. Followed: ViaBackwards and ViaVersion.

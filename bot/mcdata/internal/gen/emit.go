@@ -1,8 +1,7 @@
 package gen
 
-// The emit step: releases minecraft-data has no data for (26.2 in 3.119.0;
-// 26.3's facts are not complete, sources/README.md says why), built from
-// fact tables extracted from other public sources
+// The emit step: releases minecraft-data has no data for (26.2 and 26.3 in
+// 3.119.0), built from fact tables extracted from other public sources
 // (sources/*.json, each naming its repositories and commits) on top of the
 // minecraft-data release they follow.
 //
@@ -12,8 +11,9 @@ package gen
 // properties, default state, hardness and resistance, and the old block it
 // copies its tool, light, transparency and collision shape from; a new
 // item's stack size; a new entity's size and the entity it copies), the
-// layouts of the new particles and components, the packets whose layout
-// changed (as replacements of minecraft-data's protocol.json text, each
+// layouts of the new particles and components, the packet lists of the
+// states whose ids changed (with the new packets' layouts), the packets whose
+// layout changed (as replacements of minecraft-data's protocol.json text, each
 // checked against the base before it applies), and the translations that
 // are new or changed. From them the step writes a minecraft-data-format
 // dataset of the release (blocks.json, items.json, protocol.json …) into

@@ -66,8 +66,9 @@ type release struct {
 }
 
 // unserved is a release minecraft-data names but has no protocol data for
-// (26.2 and 26.3 in 3.119.0): the generated file lists them so that a
-// reader sees what the next minecraft-data could bring.
+// and sources/ has no facts of (none with 3.119.0, whose 26.2 and 26.3 the
+// facts serve): the generated file lists them so that a reader sees what
+// the next minecraft-data could bring.
 type unserved struct {
 	protocol int
 	names    []string
