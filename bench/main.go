@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command bench measures blockmate against the anchor bot, mineflayer, and
 // against a bare minecraft-protocol client (the server's floor), side by
 // side on one server: flying-squid where it serves the version asked for
@@ -16,6 +18,8 @@
 // `cd testdata/peers && npm ci`:
 //
 //	go run ./bench -version 26.1
+//
+// It reads /proc for memory and CPU, so it runs on Linux only.
 package main
 
 import (

@@ -8,6 +8,16 @@
 // eating, a zombie. Its `survival query <id> …` console command answers on
 // fd 3 as {"event":"survival","message":"<id>","text":"<JSON>"}.
 //
+// With "world": {"folder": DIR, "spawn": [x, y, z]} it serves the world the
+// game made instead (gameworld.js prepares DIR: DIR/region holds the game's
+// region file, converted for this version), with nothing around it (an
+// empty generator outside the region's chunks), every player appearing in
+// the middle of the spawn block (flying-squid picks a random one), and the
+// world saved back to DIR as it changes.
+//
+// gamerules.js adds what the game does and flying-squid does not (the
+// player list as the game sends it, the digger's block update).
+//
 // It listens on 127.0.0.1 only, on the given port or (port 0, the default) a
 // port the kernel picks, runs in offline mode with everybody op, keeps the
 // world in memory (superflat, so start-up is fast) and reports on fd 3:
@@ -18,6 +28,8 @@ const { emit, exitWithParent } = require('./events')
 
 const opts = JSON.parse(process.argv[2] || '{}')
 const version = opts.version || '1.21.4'
+
+const world = opts.world || null
 
 let serv
 try {
@@ -32,7 +44,8 @@ try {
     logging: false,
     gameMode: opts.gameMode ?? 0,
     difficulty: 1,
-    generation: { name: 'superflat', options: { seed: 1 } },
+    generation: world ? { name: 'empty', options: { seed: 1 } } : { name: 'superflat', options: { seed: 1 } },
+    worldFolder: world ? world.folder : undefined,
     kickTimeout: 30000,
     plugins: {},
     modpe: false,
@@ -48,18 +61,14 @@ try {
 
 serv.on('error', (err) => console.error('server error:', err && err.stack ? err.stack : err))
 
-// flying-squid tells everyone but the digger that a dug block is gone
-// (player.changeBlock), trusting the client's own prediction; the game
-// (ServerPlayerGameMode.destroyAndAck) sends the digger the block update
-// too, before the acknowledgement, and a client takes an acknowledgement
-// without one as a refusal and puts the block back. So the digger gets it
-// here, in the game's order. (The survival plugin digs on its own.)
-if (!opts.survival) {
-  serv.on('newPlayer', (player) => {
-    player.on('dug', ({ position }, cancelled) => {
-      if (!cancelled) player._client.write('block_change', { location: position, type: 0 })
-    })
-  })
+require('./gamerules')(serv, { survival: !!opts.survival })
+
+if (world && world.spawn) {
+  // The game puts a player in the middle of the spawn block; flying-squid
+  // picks a random block corner near 0, 0.
+  const { Vec3 } = require('vec3')
+  const [x, y, z] = world.spawn
+  serv.getSpawnPoint = async () => new Vec3(x + 0.5, y, z + 0.5)
 }
 
 if (opts.survival) {

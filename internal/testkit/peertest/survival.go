@@ -57,16 +57,22 @@ func StartSurvivalServer(t testing.TB, opts SurvivalOptions) *SurvivalServer {
 		ViewDistance int            `json:"viewDistance"`
 		Survival     survivalConfig `json:"survival"`
 	}{opts.Version, "blockmate survival test server", 4, survivalConfig{opts.TicksPerSecond}}
-	p := startNode(t, "survival "+opts.Version, "server.js", cfg)
+	return startSurvival(t, "survival "+opts.Version, opts.Version, cfg)
+}
+
+// startSurvival starts server.js with a survival configuration.
+func startSurvival(t testing.TB, name, version string, cfg any) *SurvivalServer {
+	t.Helper()
+	p := startNode(t, name, "server.js", cfg)
 	ctx, cancel := context.WithTimeoutCause(context.Background(), startTimeout, errNotReady)
 	defer cancel()
 	ev, err := p.waitFor(ctx, "ready", nil)
 	if err != nil {
-		t.Fatalf("peertest: survival server %s did not start: %v", opts.Version, err)
+		t.Fatalf("peertest: %s server did not start: %v", name, err)
 	}
 	s := &SurvivalServer{
-		Server: &Server{Host: "127.0.0.1", Port: ev.Port, Version: opts.Version, Flavor: FlavorFlyingSquid, proc: p,
-			log: newEventLog("survival " + opts.Version), survival: true},
+		Server: &Server{Host: "127.0.0.1", Port: ev.Port, Version: version, Flavor: FlavorFlyingSquid, proc: p,
+			log: newEventLog(name), survival: true},
 		waiting: map[string]chan survivalReply{},
 	}
 	go s.follow()

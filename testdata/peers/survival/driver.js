@@ -33,6 +33,10 @@
 //   {"cmd":"waitTime","from":N,"to":N}              until mineflayer's time of day is in [from, to]
 //   {"cmd":"staleClick"}, {"cmd":"gridReturn","item":…}, {"cmd":"shiftCraft","item":…,"count":N}
 //   {"cmd":"stateIds","mark":N}, {"cmd":"packets","mark":N,"names":[…]}  raw packets seen
+//   {"cmd":"blockAt","pos":[x,y,z]}                 mineflayer's view of a block: name, properties (null where no chunk is loaded)
+//   {"cmd":"waitBlock","pos":[x,y,z],"name":"air"}  until mineflayer sees that block there
+//   {"cmd":"players"}                               mineflayer's player list: name, whether it has the entity, where
+//   {"cmd":"waitPlayer","username":"Theo"}          until the player is in the list with its entity
 //   {"cmd":"quit"}
 const readline = require('readline')
 const path = require('path')
@@ -179,8 +183,35 @@ async function walkTo (entityId, done) {
   }
 }
 
+function blockView (pos) {
+  const b = bot.blockAt(vec(pos))
+  return b ? { name: b.name, properties: b.getProperties(), stateId: b.stateId } : null
+}
+
+function playerList () {
+  return Object.values(bot.players).map(p => ({
+    username: p.username,
+    entity: !!p.entity,
+    pos: p.entity ? [p.entity.position.x, p.entity.position.y, p.entity.position.z] : null
+  }))
+}
+
 const commands = {
   async state () { return state() },
+
+  async blockAt ({ pos }) { return blockView(pos) },
+
+  async waitBlock ({ pos, name }) {
+    await until(() => blockView(pos)?.name === name)
+    return blockView(pos)
+  },
+
+  async players () { return playerList() },
+
+  async waitPlayer ({ username }) {
+    await until(() => !!bot.players[username]?.entity)
+    return playerList()
+  },
 
   async chat ({ text }) { bot.chat(String(text)); return {} },
 
