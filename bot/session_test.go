@@ -284,12 +284,12 @@ func TestJoinUnsupportedVersion(t *testing.T) {
 		f.State = mcdata.StateStatus
 		f.Next() // status request
 		var w wire.Writer
-		w.String(`{"version":{"name":"26.3","protocol":777},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`)
+		w.String(`{"version":{"name":"26.4","protocol":778},"players":{"max":8,"online":1},"description":"Eduard - Survival"}`)
 		f.SendRaw(0, w.Bytes())
 	})
 	c := NewClient(testLog(), nil, nil, Options{})
 	_, err := c.Join(context.Background(), "127.0.0.1", port, "Theo")
-	if err == nil || err.Error() != mcversion.Advice("26.3", 777) {
+	if err == nil || err.Error() != mcversion.Advice("26.4", 778) {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -36,7 +36,7 @@ func TestPingReadsStatus(t *testing.T) {
 }
 
 func TestPingStringDescriptionAndIncompatibleVersion(t *testing.T) {
-	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.3","protocol":777},"players":{"max":20,"online":0},"description":"§aA §lnew§r world\nline two"}`, SkipPong: true})
+	srv := statusserver.Start(t, statusserver.Behaviour{StatusJSON: `{"version":{"name":"26.4","protocol":778},"players":{"max":20,"online":0},"description":"§aA §lnew§r world\nline two"}`, SkipPong: true})
 	st, err := Server(context.Background(), "127.0.0.1", srv.Port())
 	if err != nil {
 		t.Fatalf("Server: %v", err)
@@ -44,8 +44,8 @@ func TestPingStringDescriptionAndIncompatibleVersion(t *testing.T) {
 	if st.MOTD != "A new world line two" {
 		t.Errorf("MOTD = %q", st.MOTD)
 	}
-	if st.Compatible || st.Protocol != 777 || st.Version != "26.3" {
-		t.Errorf("status = %+v, want an incompatible 26.3 (777)", st)
+	if st.Compatible || st.Protocol != 778 || st.Version != "26.4" {
+		t.Errorf("status = %+v, want an incompatible 26.4 (778)", st)
 	}
 	if st.Latency <= 0 {
 		t.Errorf("without a pong the latency falls back to the status round trip; got %v", st.Latency)
