@@ -44,7 +44,7 @@ func TestMoveThePeers(t *testing.T) {
 	}{
 		{peertest.FlavorFlyingSquid, "1.21.4", 36},
 		{peertest.FlavorMinecraftProtocol, "26.1", 81},
-		{peertest.FlavorMinecraftProtocol, "26.2", 81},
+		{peertest.FlavorMinecraftProtocol, "26.3", 81},
 	} {
 		t.Run(c.flavor+"/"+c.version, func(t *testing.T) {
 			srv := peertest.StartServer(t, peertest.ServerOptions{Flavor: c.flavor, Version: c.version, ViewDistance: 4})

@@ -140,7 +140,7 @@ func TestSeeThePeers(t *testing.T) {
 	}{
 		{peertest.FlavorFlyingSquid, "1.21.4", 36, "", nil},
 		{peertest.FlavorMinecraftProtocol, "26.1", 81, "plains", &[3]int{5, 64, 5}},
-		{peertest.FlavorMinecraftProtocol, "26.2", 81, "plains", &[3]int{5, 64, 5}},
+		{peertest.FlavorMinecraftProtocol, "26.3", 81, "plains", &[3]int{5, 64, 5}},
 	} {
 		t.Run(c.flavor+"/"+c.version, func(t *testing.T) {
 			t.Parallel()
