@@ -29,10 +29,15 @@ func TestGameWorld(t *testing.T) {
 		t.Skip("integration test; run without -short")
 	}
 	bin := sidecartest.Build(t)
-	for _, version := range []string{"1.21.1", "1.21.4"} {
+	// 1.21.4 runs at view distance 2, so chunks load as the bot walks.
+	for _, c := range []struct {
+		version string
+		view    int
+	}{{"1.21.1", 4}, {"1.21.4", 2}} {
+		version := c.version
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()
-			w := peertest.StartGameWorld(t, version, peertest.GameWorldOptions{})
+			w := peertest.StartGameWorld(t, version, peertest.GameWorldOptions{ViewDistance: c.view})
 			// alex is in the world before the bot joins.
 			alex := peertest.StartSurvivor(t, w.Server, "alex")
 			s := startSkillSceneIn(t, bin, w.SurvivalServer)
@@ -48,6 +53,7 @@ func TestGameWorld(t *testing.T) {
 				{"walks among trees", g.walksAmongTrees},
 				{"collects oak logs", g.collectsLogs},
 				{"both see each other dig", g.digsBothWays},
+				{"loads chunks as it walks", func() { g.loadsChunksWalking(c.view) }},
 			}
 			for _, st := range steps {
 				t.Run(st.name, func(t *testing.T) {
@@ -351,6 +357,83 @@ func (g *gameScene) walksAmongTrees() {
 	if d := math.Hypot(p.Pos[0]-float64(goal[0])-0.5, p.Pos[2]-float64(goal[2])-0.5); d > 1.5 || math.Abs(p.Pos[1]-float64(goal[1])) > 1 {
 		g.t.Errorf("the server has the bot at %v, %.1f blocks from %v", p.Pos, d, goal)
 	}
+}
+
+// inView is the game's ChunkTrackingView.isWithinDistance with the edge:
+// the chunks a server sends a player whose chunk is cx, cz.
+func inView(cx, cz, view, x, z int) bool {
+	i := max(0, abs(x-cx)-1)
+	j := max(0, abs(z-cz)-1)
+	l := max(0, max(i, j)-1)
+	m := min(i, j)
+	return m*m+l*l < view*view
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// loadsChunksWalking: at a small view distance, a chunk of the land that
+// is out of view from the spawn arrives once the bot has walked to where
+// it is in view, block for block as the region has it.
+func (g *gameScene) loadsChunksWalking(view int) {
+	g.home()
+	f := &g.w.Facts
+	sc := [2]int{f.Spawn[0] >> 4, f.Spawn[2] >> 4}
+	var far *[2]int
+	for _, c := range f.Land.Chunks {
+		if !inView(sc[0], sc[1], view, c[0], c[1]) {
+			far = &c
+			break
+		}
+	}
+	if far == nil {
+		g.t.Skipf("at view distance %d every chunk of the land is in view from the spawn", view)
+	}
+	// A trunk whose chunk has the far chunk in view, nearest the spawn,
+	// with dry ground beside it.
+	var goal [3]int
+	for _, tr := range f.Trees {
+		if !inView(tr.Base[0]>>4, tr.Base[2]>>4, view, far[0], far[1]) {
+			continue
+		}
+		x, z := tr.Base[0]+1, tr.Base[2]
+		if y, block, ok := g.w.Surface(x, z); ok && y == tr.Base[1]-1 && block != "water" && g.w.Block(x, y+1, z) == "air" && g.w.Block(x, y+2, z) == "air" {
+			goal = [3]int{x, y + 1, z}
+			break
+		}
+	}
+	if goal == ([3]int{}) {
+		g.t.Fatalf("no tree from which chunk %v is in view", *far)
+	}
+	probe := [3]int{far[0]*16 + 8, 0, far[1]*16 + 8}
+	probe[1], _, _ = g.w.Surface(probe[0], probe[2])
+	if r := g.sc.Call(g.ctx, "mc_block_at", map[string]any{"x": probe[0], "y": probe[1], "z": probe[2]}); r.OK {
+		g.t.Errorf("chunk %v is out of the spawn's view at distance %d, and the bot has it: %s", *far, view, r.Result)
+	}
+	var r moveResult
+	g.call("mc_goto", map[string]any{"x": goal[0], "y": goal[1], "z": goal[2], "range": 1}, &r)
+	if !r.Arrived {
+		g.t.Fatalf("mc_goto %v: %+v", goal, r)
+	}
+	want := g.w.Block(probe[0], probe[1], probe[2])
+	var got string
+	g.eventually(fmt.Sprintf("chunk %v arrives once the bot stands at %v", *far, goal), func() bool {
+		rep := g.sc.Call(g.ctx, "mc_block_at", map[string]any{"x": probe[0], "y": probe[1], "z": probe[2]})
+		if !rep.OK {
+			got = rep.Error
+			return false
+		}
+		got = g.blocksAt([][3]int{probe})[0]
+		return true
+	}, func() string { return got })
+	if got != want {
+		g.t.Errorf("the bot has %s at %v, the region %s", got, probe, want)
+	}
+	g.t.Logf("view distance %d: chunk %v, out of view from the spawn, arrived when the bot walked to %v (%d steps)", view, *far, goal, r.Walked)
 }
 
 // moveResult is mc_goto's answer.

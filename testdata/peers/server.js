@@ -61,7 +61,7 @@ try {
 
 serv.on('error', (err) => console.error('server error:', err && err.stack ? err.stack : err))
 
-require('./gamerules')(serv, { survival: !!opts.survival })
+require('./gamerules')(serv, { survival: !!opts.survival, chunkView: !!world, viewDistance: opts.viewDistance || 4 })
 
 if (world && world.spawn) {
   // The game puts a player in the middle of the spawn block; flying-squid

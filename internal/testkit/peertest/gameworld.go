@@ -22,8 +22,9 @@ type GameWorldOptions struct {
 	// TicksPerSecond is the survival plugin's game tick rate (0: 20).
 	TicksPerSecond int
 	// ViewDistance is the server's view distance in chunks (0: 4, which
-	// from the spawn covers the whole land; 2 makes chunks load and unload
-	// as a player walks).
+	// from the spawn covers the whole land). Chunks follow a player as the
+	// game sends them (testdata/peers/gamerules.js): at 2 the land's far
+	// corners are out of view from the spawn and arrive as a player walks.
 	ViewDistance int
 }
 
