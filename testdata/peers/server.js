@@ -75,6 +75,7 @@ if (opts.survival) {
   const survival = typeof opts.survival === 'object' ? opts.survival : {}
   require('./survival')(serv, {
     ticksPerSecond: survival.ticksPerSecond,
+    fluids: !!world,
     onQuery: (id, result) => emit('survival', { message: String(id), text: JSON.stringify(result) })
   })
 }

@@ -31,8 +31,10 @@ type GameWorldOptions struct {
 // GameWorld is a flying-squid server with the survival plugin's rules
 // serving a world the game generated: the region file prismarine-provider-
 // anvil ships (test/fixtures/1.21.1/r.0.0.mca), 6×6 chunks of forest by a
-// lake, with hills, caves and ores, and nothing (air) around it. See
-// testdata/peers/gameworld.js and the README's "A world the game made".
+// lake, with hills, caves and ores, and nothing (air) around it. Water
+// flows there as the game's does, and chunks follow a walking player as
+// the game sends them. See testdata/peers/gameworld.js, gamerules.js,
+// survival/fluids.js and the README's "A world the game made".
 //
 // Facts are found by reading the served region (never typed in); Block
 // tells what prismarine-chunk reads at any position of the land, as the
