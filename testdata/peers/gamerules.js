@@ -104,9 +104,11 @@ module.exports = function gameRules (serv, { survival, chunkView, viewDistance =
     // is sent then, as the entity is then; a destroy in between drops it).
     const write = player._client.write.bind(player._client)
     const held = player._heldSpawns = []
+    // (The other player's entity exists from its connection on, before
+    // flying-squid lists it in serv.players.)
     const knows = (params) => {
-      const other = serv.players.find((p) => p.id === params.entityId)
-      return player._listSent && (!other || other._listSent)
+      const other = serv.entities[params.entityId]
+      return !!player._listSent && !(other && other.type === 'player' && !other._listSent)
     }
     // A held spawn goes out as the entity is when it is sent (its
     // position then, not at the time it was held), since the moves sent
