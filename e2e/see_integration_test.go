@@ -224,8 +224,9 @@ func TestSeeThePeers(t *testing.T) {
 				t.Errorf("gold is still found where it was changed: %+v", gold)
 			}
 
-			// cole joins after the bot, so the player list names him
-			// (flying-squid spawns him as entity type 0 with his UUID).
+			// cole joins after the bot: the player list names him and his
+			// entity is a player's (testdata/peers/gamerules.js; flying-squid
+			// alone spawned players as entity type 0).
 			cole := peertest.StartPlayer(t, srv, "cole")
 			if name, err := cole.BlockAt(ctx, target[0], target[1], target[2]); err != nil || name != "diamond_block" {
 				t.Errorf("mineflayer reads %q (%v) where the bot reads diamond_block", name, err)

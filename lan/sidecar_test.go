@@ -281,14 +281,20 @@ func TestDiscoverThenJoin(t *testing.T) {
 	ns.ForwardTCP(t, srv.Port)
 	startAnnouncer(t, ns, FormatAnnouncement("Eduard - Survival", strconv.Itoa(srv.Port)), "")
 	sc := startSidecarIn(t, ns)
+	ctx, cancel := testctx.New(t)
+	defer cancel()
+	// A world that did not answer its status ping in discovery's window
+	// (a node server on a loaded machine) gets next_step "call
+	// mc_discover_lan again": do as it says until the world answers.
 	r, raw := discoverVia(t, sc, map[string]any{})
+	for r.Found == 1 && r.Worlds[0].PingError != "" && ctx.Err() == nil {
+		r, raw = discoverVia(t, sc, map[string]any{})
+	}
 	if r.Found != 1 || !strings.Contains(r.NextStep, "call mc_join with its {port, host} immediately") {
 		t.Fatalf("discovery = %s", raw)
 	}
 	w := r.Worlds[0]
 	t.Logf("discovered: %s", raw)
-	ctx, cancel := testctx.New(t)
-	defer cancel()
 	reply := sc.Call(ctx, "mc_join", map[string]any{"host": w.Host, "port": w.Port, "username": "Theo"})
 	var joined struct {
 		Joined  bool   `json:"joined"`

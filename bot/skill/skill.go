@@ -64,6 +64,10 @@ type Skills struct {
 	// finished counts the entity events "finished using an item" (status
 	// 9) the server sent about the bot: eating is over.
 	finished atomic.Uint64
+	// leftBed is set when the bot asked to leave its bed (a stopped
+	// sleep), until it has seen itself awake: the server's answer may
+	// still be on its way when the next mc_sleep begins.
+	leftBed atomic.Bool
 
 	// beds keeps the server's last "you cannot sleep" line; bedSet is
 	// every bed's states, made on first use.

@@ -118,6 +118,19 @@ func (k *Skills) Sleep(ctx context.Context, use UseBlock) (SleepResult, error) {
 	}
 	defer end()
 	me := k.me.Snapshot()
+	if me.Sleeping && k.leftBed.Load() {
+		// The bot asked to leave its bed (a sleep stopped just before):
+		// it is asleep only until the server's answer arrives. Wait for
+		// it, so this sleep lies down again rather than taking the old
+		// one's end for its own.
+		if err := k.waitSelf(ctx, bedAnswerTicks, func() bool { return !k.me.Snapshot().Sleeping }); err != nil && !errors.Is(err, errTimedOut) {
+			return SleepResult{}, err
+		}
+		me = k.me.Snapshot()
+	}
+	if !me.Sleeping {
+		k.leftBed.Store(false)
+	}
 	res := SleepResult{}
 	switch {
 	case me.Dead:
@@ -235,6 +248,7 @@ func (k *Skills) sleepUntilAwake(ctx context.Context, res *SleepResult) error {
 // stop_sleeping); the server ignores it from a player who is not asleep.
 func (k *Skills) leaveBed() {
 	id := k.me.Snapshot().EntityID
+	k.leftBed.Store(true)
 	_ = k.s.Send(mcdata.ServerboundPlayEntityAction, func(w *wire.Writer) { k.c.WriteLeaveBed(w, id) })
 }
 

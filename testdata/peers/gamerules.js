@@ -26,6 +26,17 @@
 //     stood, and mineflayer never gave the player in its list an entity.
 //     The game (ServerEntity.getAddEntityPacket, ClientboundAddEntityPacket)
 //     sends EntityType.PLAYER.
+//   - Chunks as a player walks (with chunkView, which server.js sets for
+//     the game-made world). flying-squid sends chunks after each 16
+//     blocks walked, over a square skewed a chunk to the west and north
+//     (its spiral covers the centre - view to the centre + view - 1), so
+//     the east and south edges of the view came late. The game
+//     (ChunkMap.move, updateChunkTracking, ChunkTrackingView) sends, as
+//     soon as the player enters another chunk, every chunk within the
+//     view (isWithinDistance with the edge: a rounded square one chunk
+//     wider than the view distance), the view distance being the client's
+//     clamped to 2 and the server's, nearest first (the game sends
+//     nearest first too), and forgets those that left it.
 //   - The digger's block update (without the survival plugin, which digs
 //     on its own): flying-squid tells everyone but the digger that a dug
 //     block is gone (player.changeBlock), trusting the client's own
@@ -33,7 +44,7 @@
 //     digger the block update too, before the acknowledgement, and a client
 //     takes an acknowledgement without one as a refusal and puts the block
 //     back.
-module.exports = function gameRules (serv, { survival } = {}) {
+module.exports = function gameRules (serv, { survival, chunkView, viewDistance = 10 } = {}) {
   const registry = serv.registry
   const listOrder = registry.version['>=']('1.21.2')
   const hat = registry.version['>=']('1.21.4')
@@ -90,17 +101,23 @@ module.exports = function gameRules (serv, { survival } = {}) {
     // meanwhile shows it to players who move (and them to it). So the list
     // goes right behind flying-squid's login packet, and the spawn of a
     // player is held back from a client until both know each other (it
-    // is sent then; a destroy in between drops it).
+    // is sent then, as the entity is then; a destroy in between drops it).
     const write = player._client.write.bind(player._client)
     const held = player._heldSpawns = []
+    // (The other player's entity exists from its connection on, before
+    // flying-squid lists it in serv.players.)
     const knows = (params) => {
-      const other = serv.players.find((p) => p.id === params.entityId)
-      return player._listSent && (!other || other._listSent)
+      const other = serv.entities[params.entityId]
+      return !!player._listSent && !(other && other.type === 'player' && !other._listSent)
     }
+    // A held spawn goes out as the entity is when it is sent (its
+    // position then, not at the time it was held), since the moves sent
+    // meanwhile never reached this client.
     player._flushSpawns = () => {
       for (let i = 0; i < held.length;) {
-        if (knows(held[i])) write('spawn_entity', held.splice(i, 1)[0])
-        else i++
+        if (!knows(held[i])) { i++; continue }
+        const entity = serv.entities[held.splice(i, 1)[0].entityId]
+        if (entity && !entity.disconnected) write('spawn_entity', entity.getSpawnPacket())
       }
     }
     player._client.write = (name, params) => {
@@ -123,10 +140,74 @@ module.exports = function gameRules (serv, { survival } = {}) {
       }
     }
 
+    if (chunkView) followView(player)
+
     if (!survival) {
       player.on('dug', ({ position }, cancelled) => {
         if (!cancelled) player._client.write('block_change', { location: position, type: 0 })
       })
     }
   })
+
+  // isWithinDistance is ChunkTrackingView.isWithinDistance.
+  function isWithinDistance (centerX, centerZ, view, x, z, includeEdge) {
+    const i = Math.max(0, Math.abs(x - centerX) - 1)
+    const j = Math.max(0, Math.abs(z - centerZ) - 1)
+    const l = Math.max(0, Math.max(i, j) - (includeEdge ? 1 : 0))
+    const m = Math.min(i, j)
+    return m * m + l * l < view * view
+  }
+
+  // followView replaces flying-squid's chunk sending after the login with
+  // the game's: the player's view is re-evaluated whenever its chunk
+  // changes (and when flying-squid asks, at login and on view changes).
+  function followView (player) {
+    let running = false
+    let again = false
+    let center = null
+    async function update () {
+      if (running) { again = true; return }
+      running = true
+      player.sendingChunks = true
+      try {
+        do {
+          again = false
+          const cx = Math.floor(player.position.x / 16)
+          const cz = Math.floor(player.position.z / 16)
+          center = [cx, cz]
+          const view = Math.max(2, Math.min(player.view || viewDistance, viewDistance))
+          for (const key of Object.keys(player.loadedChunks || {})) {
+            const [x, z] = key.split(',').map(Number)
+            if (!isWithinDistance(cx, cz, view, x, z, true)) player._unloadChunk(x, z)
+          }
+          const wanted = []
+          for (let x = cx - view - 1; x <= cx + view + 1; x++) {
+            for (let z = cz - view - 1; z <= cz + view + 1; z++) {
+              if (isWithinDistance(cx, cz, view, x, z, true)) wanted.push([x, z])
+            }
+          }
+          wanted.sort((a, b) => ((a[0] - cx) ** 2 + (a[1] - cz) ** 2) - ((b[0] - cx) ** 2 + (b[1] - cz) ** 2))
+          for (const [x, z] of wanted) {
+            if (player._client.ended || again) break
+            if (!serv._worldLoadPlayerChunk(x, z, player)) continue
+            const column = await player.world.getColumn(x, z)
+            if (player._client.ended) break
+            player.sendChunk(x, z, column)
+          }
+        } while (again && !player._client.ended)
+      } finally {
+        running = false
+        player.sendingChunks = false
+        player.lastPositionChunkUpdated = player.position
+      }
+    }
+    player.worldSendRestOfChunks = update
+    player.worldSendAllChunks = update
+    player.on('move', () => {
+      if (!center || !player.loadedChunks) return
+      const cx = Math.floor(player.position.x / 16)
+      const cz = Math.floor(player.position.z / 16)
+      if (cx !== center[0] || cz !== center[1]) update()
+    })
+  }
 }

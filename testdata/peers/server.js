@@ -61,7 +61,7 @@ try {
 
 serv.on('error', (err) => console.error('server error:', err && err.stack ? err.stack : err))
 
-require('./gamerules')(serv, { survival: !!opts.survival })
+require('./gamerules')(serv, { survival: !!opts.survival, chunkView: !!world, viewDistance: opts.viewDistance || 4 })
 
 if (world && world.spawn) {
   // The game puts a player in the middle of the spawn block; flying-squid
@@ -75,6 +75,7 @@ if (opts.survival) {
   const survival = typeof opts.survival === 'object' ? opts.survival : {}
   require('./survival')(serv, {
     ticksPerSecond: survival.ticksPerSecond,
+    fluids: !!world,
     onQuery: (id, result) => emit('survival', { message: String(id), text: JSON.stringify(result) })
   })
 }

@@ -22,16 +22,19 @@ type GameWorldOptions struct {
 	// TicksPerSecond is the survival plugin's game tick rate (0: 20).
 	TicksPerSecond int
 	// ViewDistance is the server's view distance in chunks (0: 4, which
-	// from the spawn covers the whole land; 2 makes chunks load and unload
-	// as a player walks).
+	// from the spawn covers the whole land). Chunks follow a player as the
+	// game sends them (testdata/peers/gamerules.js): at 2 the land's far
+	// corners are out of view from the spawn and arrive as a player walks.
 	ViewDistance int
 }
 
 // GameWorld is a flying-squid server with the survival plugin's rules
 // serving a world the game generated: the region file prismarine-provider-
 // anvil ships (test/fixtures/1.21.1/r.0.0.mca), 6×6 chunks of forest by a
-// lake, with hills, caves and ores, and nothing (air) around it. See
-// testdata/peers/gameworld.js and the README's "A world the game made".
+// lake, with hills, caves and ores, and nothing (air) around it. Water
+// flows there as the game's does, and chunks follow a walking player as
+// the game sends them. See testdata/peers/gameworld.js, gamerules.js,
+// survival/fluids.js and the README's "A world the game made".
 //
 // Facts are found by reading the served region (never typed in); Block
 // tells what prismarine-chunk reads at any position of the land, as the

@@ -1,6 +1,7 @@
 package peertest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -107,6 +108,28 @@ func TestGameWorld(t *testing.T) {
 			if err := w.Query(ctx, &sb, "block", dig[0], dig[1], dig[2]); err != nil || sb.Name != "air" {
 				t.Errorf("the server has %q at %v after the dig (%v)", sb.Name, dig, err)
 			}
+
+			// alex digs the ground at the lake's shore: the lake flows into
+			// the hole, for the server and for mineflayer.
+			shore := f.Lakes[0].Shore
+			hole := [3]int{shore[0], shore[1] - 1, shore[2]}
+			if err := w.Teleport("alex", float64(shore[0])+0.5, float64(shore[1]), float64(shore[2])+0.5); err != nil {
+				t.Fatal(err)
+			}
+			if err := alex.Do(ctx, nil, map[string]any{"cmd": "waitPosition", "pos": []float64{float64(shore[0]) + 0.5, float64(shore[1]), float64(shore[2]) + 0.5}}); err != nil {
+				t.Fatalf("alex never stood on the shore: %v", err)
+			}
+			if err := alex.Do(ctx, nil, map[string]any{"cmd": "dig", "pos": hole}); err != nil {
+				t.Fatalf("alex digs %s at %v on the shore: %v", w.Block(hole[0], hole[1], hole[2]), hole, err)
+			}
+			var water json.RawMessage
+			if err := alex.Do(ctx, &water, map[string]any{"cmd": "waitBlock", "pos": hole, "name": "water"}); err != nil {
+				t.Fatalf("the lake never flowed into the hole at %v: %v", hole, err)
+			}
+			if err := w.Query(ctx, &sb, "block", hole[0], hole[1], hole[2]); err != nil || sb.Name != "water" {
+				t.Errorf("the server has %q at %v, where the lake flowed in (%v)", sb.Name, hole, err)
+			}
+			t.Logf("the lake flowed into the hole dug at %v on the shore: mineflayer sees %s", hole, water)
 
 			// bob leaves: alex's list drops him.
 			if err := bob.Do(ctx, nil, map[string]any{"cmd": "quit"}); err != nil {

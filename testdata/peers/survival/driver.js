@@ -35,6 +35,7 @@
 //   {"cmd":"stateIds","mark":N}, {"cmd":"packets","mark":N,"names":[…]}  raw packets seen
 //   {"cmd":"blockAt","pos":[x,y,z]}                 mineflayer's view of a block: name, properties (null where no chunk is loaded)
 //   {"cmd":"waitBlock","pos":[x,y,z],"name":"air"}  until mineflayer sees that block there
+//   {"cmd":"waitPosition","pos":[x,y,z]}            until mineflayer stands within 0.1 of pos (after a teleport)
 //   {"cmd":"players"}                               mineflayer's player list: name, whether it has the entity, where
 //   {"cmd":"waitPlayer","username":"Theo"}          until the player is in the list with its entity
 //   {"cmd":"quit"}
@@ -201,12 +202,12 @@ const commands = {
 
   async blockAt ({ pos }) { return blockView(pos) },
 
-  async waitBlock ({ pos, name }) {
-    await until(() => blockView(pos)?.name === name)
-    return blockView(pos)
-  },
-
   async players () { return playerList() },
+
+  async waitPosition ({ pos }) {
+    await until(() => bot.entity && bot.entity.position.distanceTo(vec(pos)) < 0.1)
+    return state()
+  },
 
   async waitPlayer ({ username }) {
     await until(() => !!bot.players[username]?.entity)
@@ -425,10 +426,11 @@ const commands = {
     return { timeOfDay: bot.time.timeOfDay }
   },
 
-  // waitBlock waits until mineflayer's world has name at pos.
+  // waitBlock waits until mineflayer's world has name at pos, and answers
+  // the block (name, properties, state id).
   async waitBlock ({ pos, name }) {
-    await until(() => bot.blockAt(vec(pos))?.name === name)
-    return {}
+    await until(() => blockView(pos)?.name === name)
+    return blockView(pos)
   },
 
   // staleClick sends a click that does nothing (an empty click outside the

@@ -13,6 +13,8 @@
 //                   tests may raise it to make furnaces faster.
 //   onQuery         function(id, result) called with the answer to each
 //                   `survival query` command (server.js reports it on fd 3).
+//   fluids          water flows (fluids.js; server.js sets it for the world
+//                   the game made).
 const { Vec3 } = require('vec3')
 
 module.exports = function install (serv, options = {}) {
@@ -220,6 +222,7 @@ module.exports = function install (serv, options = {}) {
   }
   function drop (player, stack) { glue.drop(player, stack, false) }
 
+  if (options.fluids) ctx.fluids = require('./fluids')(ctx)
   glue.installBlockMenus()
   ctx.useBlocks = require('./useblocks')(ctx)
   ctx.useBlocks.install()
@@ -278,6 +281,7 @@ module.exports = function install (serv, options = {}) {
     safely(() => ctx.drops.tick())
     safely(() => ctx.useBlocks.tick())
     safely(() => ctx.beds.tick())
+    if (ctx.fluids) safely(() => ctx.fluids.tick())
     for (const p of [...serv.players]) safely(() => ctx.batch(p, () => glue.tick(p)))
     const waiting = afterTick
     afterTick = []
