@@ -670,13 +670,16 @@ func (s *skillScene) giveToPlayer() {
 	apples := s.botCounts()["apple"]
 	s.give("apple", 3)
 	var r struct {
-		Given  bool   `json:"given"`
-		Count  int    `json:"count"`
-		Left   int    `json:"left"`
-		Reason string `json:"reason"`
+		Given    bool   `json:"given"`
+		Count    int    `json:"count"`
+		Left     int    `json:"left"`
+		OnGround int    `json:"on_ground"`
+		Reason   string `json:"reason"`
 	}
+	// The answer comes once the pick-up delay is over: given says Ada
+	// took both, and nothing lies at her feet.
 	s.call("mc_give", map[string]any{"username": "Ada", "item": "apple", "count": 2}, &r)
-	if !r.Given || r.Count != 2 || r.Left != apples+1 {
+	if !r.Given || r.Count != 2 || r.Left != apples+1 || r.OnGround != 0 {
 		s.t.Fatalf("mc_give Ada apple 2 = %+v", r)
 	}
 	s.agree(map[string]int{"apple": apples + 1})
