@@ -383,3 +383,14 @@ func (m *Mover) waitMoved(ctx context.Context, t Target, from geom.Vec3, d float
 }
 
 func asFailure(err error, f **Failure) bool { return errors.As(err, f) }
+
+// Ground is where a walk to the column x, z should end: the ground there
+// when hasY is false, else the place nearest the guessed feet y that a
+// player can stand on (path.Planner.Ground), on the world as the bot
+// sees it now.
+func (m *Mover) Ground(x, z, y int, hasY bool) path.GroundAnswer {
+	if m.planner == nil {
+		return path.GroundAnswer{}
+	}
+	return m.planner.Ground(m.blocks.View(), x, z, y, hasY)
+}
