@@ -118,7 +118,9 @@ func (d *Dig) Collect(ctx context.Context, word string, count int, progress func
 		if len(wanted) > 1 {
 			res.Items = arrived(before, totals(d.inv.View()), wanted)
 		}
-		res.DugThrough = d.stopRecording()
+		var wantedOnTheWay int
+		res.DugThrough, wantedOnTheWay = d.stopRecording()
+		res.Dug += wantedOnTheWay
 	}
 	// finish fills the answer's counts however the collect ends (res is
 	// the named result, so what it sets is what the caller gets).
@@ -401,24 +403,30 @@ func (d *Dig) startRecording(want func(mcdata.StateID) bool) {
 	d.mu.Unlock()
 }
 
-// stopRecording ends the recording and returns the blocks broken, by name.
-func (d *Dig) stopRecording() []PickedUp {
+// stopRecording ends the recording and returns the other blocks broken,
+// by name, and how many of the wanted ones the body broke on its way.
+func (d *Dig) stopRecording() ([]PickedUp, int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []PickedUp
 	for name, n := range d.through {
 		out = append(out, PickedUp{name, n})
 	}
-	d.recording, d.recordWant, d.through = false, nil, nil
+	wanted := d.throughWanted
+	d.recording, d.recordWant, d.through, d.throughWanted = false, nil, nil, 0
 	sort.Slice(out, func(i, j int) bool { return out[i].Item < out[j].Item })
-	return out
+	return out, wanted
 }
 
 // record counts a block the hands broke while recording.
 func (d *Dig) record(st mcdata.StateID) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.recording || d.recordWant != nil && d.recordWant(st) {
+	if !d.recording {
+		return
+	}
+	if d.recordWant != nil && d.recordWant(st) {
+		d.throughWanted++
 		return
 	}
 	if name := d.blockName(st); name != "" {

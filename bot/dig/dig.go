@@ -60,10 +60,12 @@ type Dig struct {
 	changed core.Notify
 	// recording, while a collect runs, has Break count the blocks the
 	// body's digging walk breaks that recordWant does not accept, in
-	// through: the answer names what the bot dug through.
-	recording  bool
-	recordWant func(mcdata.StateID) bool
-	through    map[string]int
+	// through (those it accepts in throughWanted): the answer names what
+	// the bot dug through.
+	recording     bool
+	recordWant    func(mcdata.StateID) bool
+	through       map[string]int
+	throughWanted int
 }
 
 // Attach registers the feature's handlers and tick on s.
