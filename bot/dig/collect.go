@@ -161,6 +161,16 @@ func (d *Dig) Collect(ctx context.Context, word string, count int, progress func
 			res.NextStep = fmt.Sprintf("move to where there is more %s, then call mc_collect again", res.Item)
 			return res, nil
 		}
+		if open && boxDistance(d.eyes(), target) > physics.BlockReach {
+			if err := d.reachBlock(ctx, target, true); err != nil {
+				if ctx.Err() != nil {
+					return res, context.Cause(ctx)
+				}
+				// Its open face is on air the bot cannot walk to (a pocket
+				// inside the stone, a ledge): dig a way, as to a buried one.
+				open = false
+			}
+		}
 		if !open {
 			// Buried: dig a way to it, as mc_goto with dig=true does
 			// (staircases, never the block underfoot), so that its drop
