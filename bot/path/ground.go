@@ -26,8 +26,8 @@ type GroundAnswer struct {
 // highest place at all when every one is on a tree. With a guessed feet y
 // it is that place when a player can stand there; else, when the guess is
 // inside blocks (under the ground), the first place above it, and when it
-// is in the air, the first place below it (the other way when there is
-// none that way).
+// is in the air, the ground below it as without a guess (the other way
+// when there is none that way).
 func (p *Planner) Ground(view *world.View, x, z int, y int, hasY bool) GroundAnswer {
 	s, _ := p.scratch.Get().(*search)
 	if s == nil {
@@ -41,48 +41,54 @@ func (p *Planner) Ground(view *world.View, x, z int, y int, hasY bool) GroundAns
 	}
 	stand := func(y int) (Node, bool) { return t.Stand(world.BlockPos{X: x, Y: y, Z: z}) }
 	lo, hi := t.minY+1, t.maxY-1
-	if hasY {
-		y = min(max(y, lo), hi)
-		if n, ok := stand(y); ok {
-			return GroundAnswer{Node: n, Found: true}
-		}
-		first := func(from, to, step int) (GroundAnswer, bool) {
-			for at := from; at != to+step; at += step {
-				if n, ok := stand(at); ok {
-					return GroundAnswer{Node: n, Found: true}, true
-				}
+	tree := p.treeBlocks()
+	// groundBelow is the first place down from y whose floor is not part
+	// of a tree, or else the first place at all.
+	groundBelow := func(y int) GroundAnswer {
+		var top GroundAnswer
+		for ; y >= lo; y-- {
+			n, ok := stand(y)
+			if !ok {
+				continue
 			}
-			return GroundAnswer{}, false
+			st, _ := view.BlockAt(world.BlockPos{X: x, Y: y - 1, Z: z})
+			if !tree(st) {
+				return GroundAnswer{Node: n, Found: true}
+			}
+			if !top.Found {
+				top = GroundAnswer{Node: n, Found: true}
+			}
 		}
-		// Inside blocks the guess was under the ground: the surface above
-		// it first. In the air: the ground below it first.
-		ahead, back := func() (GroundAnswer, bool) { return first(y+1, hi, 1) }, func() (GroundAnswer, bool) { return first(y-1, lo, -1) }
-		if t.tab.spans[t.facts(x, y, z).shape][fpCenter].empty() {
-			ahead, back = back, ahead
+		return top
+	}
+	if !hasY {
+		return groundBelow(hi)
+	}
+	y = min(max(y, lo), hi)
+	if n, ok := stand(y); ok {
+		return GroundAnswer{Node: n, Found: true}
+	}
+	above := func() GroundAnswer {
+		for up := y + 1; up <= hi; up++ {
+			if n, ok := stand(up); ok {
+				return GroundAnswer{Node: n, Found: true}
+			}
 		}
-		if g, ok := ahead(); ok {
+		return GroundAnswer{}
+	}
+	// Inside blocks the guess was under the ground: the surface above it
+	// first. In the air: the ground below it first (a guess over a tree
+	// is the forest floor, not the leaves).
+	if !t.tab.spans[t.facts(x, y, z).shape][fpCenter].empty() {
+		if g := above(); g.Found {
 			return g
 		}
-		g, _ := back()
+		return groundBelow(y - 1)
+	}
+	if g := groundBelow(y - 1); g.Found {
 		return g
 	}
-	tree := p.treeBlocks()
-	var top Node
-	found := false
-	for y := hi; y >= lo; y-- {
-		n, ok := stand(y)
-		if !ok {
-			continue
-		}
-		st, _ := view.BlockAt(world.BlockPos{X: x, Y: y - 1, Z: z})
-		if !tree(st) {
-			return GroundAnswer{Node: n, Found: true}
-		}
-		if !found {
-			top, found = n, true
-		}
-	}
-	return GroundAnswer{Node: top, Found: found}
+	return above()
 }
 
 // treeBlocks says whether a state is part of a tree: the blocks of the

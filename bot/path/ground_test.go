@@ -13,7 +13,7 @@ func TestGroundUnderACanopy(t *testing.T) {
 	w := flat(t, 1)
 	w.fill(3, 64, 0, 3, 68, 0, "oak_log")
 	w.fill(1, 67, -2, 5, 69, 2, "oak_leaves")
-	w.fill(3, 64, 0, 3, 68, 0, "oak_log")
+	w.fill(3, 64, 0, 3, 68, 0, "oak_log") // the trunk again, through the leaves
 	v := w.view()
 	p := New(game, Options{})
 	for _, c := range []struct {
@@ -29,6 +29,9 @@ func TestGroundUnderACanopy(t *testing.T) {
 		if !g.Found || g.Node.Pos.Y != c.want {
 			t.Errorf("Ground(%d, %d) = %+v, want feet at y %d", c.x, c.z, g, c.want)
 		}
+	}
+	if g := p.Ground(v, 2, 0, 75, true); !g.Found || g.Node.Pos.Y != 64 {
+		t.Errorf("Ground(2, 0, guess 75 over the canopy) = %+v, want the forest floor at 64", g)
 	}
 	g := p.Ground(v, 2, 0, 0, false)
 	r := p.Plan(context.Background(), v, pos(-5, 64, 0), Near{Pos: g.Node.Pos})
