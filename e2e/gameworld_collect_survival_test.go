@@ -14,7 +14,8 @@ import (
 // mc_goto to the ground beside a trunk under the canopy with x and z alone
 // and with a y guessed under the ground; dirt collected on grass (grass
 // blocks drop dirt); cobblestone with a stone pickaxe given by /give
-// (stone drops it). After each collect the server's inventory holds what
+// (stone drops it); coal (coal ore and deepslate coal ore drop it), which
+// near the spawn lies in the stone. After each collect the server's inventory holds what
 // the answer says arrived, and mc_get_inventory agrees.
 func TestGameWorldCollect(t *testing.T) {
 	if testing.Short() && !peertest.InCI() {
@@ -31,6 +32,9 @@ func TestGameWorldCollect(t *testing.T) {
 		{"goes to the ground at x z", g.gotoGround},
 		{"collects dirt on grass", func() { g.collectItem("dirt", 3, "") }},
 		{"collects cobblestone with a pickaxe", func() { g.collectItem("cobblestone", 3, "stone_pickaxe") }},
+		// No coal ore near the spawn has a face on air the bot can walk
+		// to: it tunnels, with the pickaxe it was given.
+		{"collects coal", func() { g.collectItem("coal", 2, "") }},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
