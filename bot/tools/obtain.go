@@ -275,25 +275,40 @@ func (r *obtainRun) runStep(ctx context.Context, s plan.Step, progress func(done
 	gained := func() int { return max(0, inv.View().Count(s.Item)-before) }
 	switch s.Kind {
 	case plan.Gather:
-		why = fmt.Sprintf("no %s within %d blocks that the bot can see", strings.Join(s.From, " or "), 64)
-		for _, from := range s.From {
-			if gained() >= s.Count {
-				break
+		var whys []string
+		defer func() {
+			if len(whys) > 0 {
+				why = strings.Join(whys, "; ")
 			}
-			if b := r.g.BlockByName(from); b == nil || !dropsCounted(r.g, b, s.Item) {
-				// mc_collect counts a block's own drop; a block that
-				// gives the item only by chance (flint from gravel) is
-				// not one it gathers for it.
-				why = fmt.Sprintf("%s gives %s only by chance, which mc_obtain does not gather for yet", from, s.Item)
-				continue
+		}()
+		collect := func() error {
+			whys = nil
+			for _, from := range s.From {
+				if gained() >= s.Count {
+					break
+				}
+				if b := r.g.BlockByName(from); b == nil || !dropsCounted(r.g, b, s.Item) {
+					// mc_collect counts a block's own drop; a block
+					// that gives the item only by chance (flint from
+					// gravel) is not one it gathers for it.
+					whys = append(whys, fmt.Sprintf("%s gives %s only by chance, which mc_obtain does not gather for yet", from, s.Item))
+					continue
+				}
+				res, err := r.w.Dig().Collect(ctx, from, s.Count-gained(), progress)
+				if err != nil {
+					return err
+				}
+				if res.Reason != "" && gained() < s.Count {
+					whys = append(whys, res.Reason)
+				}
 			}
-			res, err := r.w.Dig().Collect(ctx, from, s.Count-gained(), progress)
-			if err != nil {
-				return gained(), "", err
-			}
-			if res.Reason != "" {
-				why = res.Reason
-			}
+			return nil
+		}
+		// A block kind that is there but out of a walk's reach (stone
+		// under a forest's dirt) is for the collect to tunnel to: the
+		// step says what the collect said.
+		if err := collect(); err != nil {
+			return gained(), "", err
 		}
 		return gained(), why, nil
 	case plan.Craft:
