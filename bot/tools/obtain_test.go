@@ -171,13 +171,27 @@ func TestObtainStopThenAgain(t *testing.T) {
 	// The next call starts clean: one log, dug and counted.
 	done := make(chan protocol.Response, 1)
 	go func() { done <- callN(t, sw.d, "mc_obtain", `{"item":"oak_log","count":1}`) }()
-	// Ticks go only while the bot waits for game time: once a dig packet
-	// has gone out, the test takes it at the server before it ticks on,
-	// and after a STOP it waits for the server's answer (the log gone, one
-	// more in the inventory), as a server's answer comes within a tick or
-	// two in the game.
+	resp := tickedCall(t, sw, clock, digs, done)
+	r = ObtainResult{}
+	result(t, resp, &r)
+	if !r.Obtained || r.Item != "oak_log" || r.Count != 1 || stepsText(r.Steps) != "gather 1 oak_log true" || len(r.Missing) != 0 || r.Reason != "" {
+		t.Errorf("the obtain after the stop = %+v\nsteps %s", r, stepsText(r.Steps))
+	}
+	if got := sw.w.Inventory().View().Count("oak_log"); got != 1 {
+		t.Errorf("the bot carries %d oak_log", got)
+	}
+}
+
+// tickedCall ticks the clock until the call answers on done. Ticks go only
+// while the bot waits for game time: once a dig packet has gone out, the
+// test takes it at the server before it ticks on, and after a STOP it
+// waits for the server's answer (the log gone, the log it gives in the
+// inventory), as a server's answer comes within a tick or two in the game.
+func tickedCall(t *testing.T, sw *scriptedWorld, clock *core.ManualClock, digs <-chan digPacket, done <-chan protocol.Response) protocol.Response {
+	t.Helper()
 	var resp protocol.Response
 	seq := sw.w.Dig().Sequence()
+	stops := sw.w.Inventory().View().Count("oak_log")
 	for resp.ID == nil {
 		select {
 		case resp = <-done:
@@ -191,19 +205,37 @@ func TestObtainStopThenAgain(t *testing.T) {
 		d := <-digs
 		seq = d.seq
 		if d.status == codec.ActionStopDigging {
+			// The server gives one log a finished dig.
+			stops++
 			p := blocks.BlockPos{X: d.pos.X, Y: d.pos.Y, Z: d.pos.Z}
 			waitFor(t, func() bool {
 				st, _ := sw.w.Level().View().BlockAt(p)
-				return st == 0 && sw.w.Inventory().View().Count("oak_log") == 1
+				return st == 0 && sw.w.Inventory().View().Count("oak_log") == stops
 			}, "the server's answer to the dig")
 		}
 	}
-	r = ObtainResult{}
-	result(t, resp, &r)
-	if !r.Obtained || r.Item != "oak_log" || r.Count != 1 || stepsText(r.Steps) != "gather 1 oak_log true" || len(r.Missing) != 0 || r.Reason != "" {
-		t.Errorf("the obtain after the stop = %+v\nsteps %s", r, stepsText(r.Steps))
+	return resp
+}
+
+// TestObtainPlansAgainWhenAStepYieldsLess: a wooden pickaxe needs 3 logs
+// and the world has 2. The first gather yields 2 of 3; the plan made
+// again from the inventory gathers the one left, which yields none, and
+// the answer says so: the 2 logs got, what remains (the rest of the plan,
+// with 1 oak_log missing), why and what to do.
+func TestObtainPlansAgainWhenAStepYieldsLess(t *testing.T) {
+	clock := core.NewManualClock(time.Now())
+	sw, digs := newObtainWorld(t, 770, clock)
+	done := make(chan protocol.Response, 1)
+	go func() { done <- callN(t, sw.d, "mc_obtain", `{"item":"wooden_pickaxe"}`) }()
+	var r ObtainResult
+	result(t, tickedCall(t, sw, clock, digs, done), &r)
+	const steps = "gather 2 oak_log false; gather 1 oak_log false; craft 12 oak_planks false; craft 4 stick false; craft 1 crafting_table false; " +
+		"place_table 1 crafting_table false; craft 1 wooden_pickaxe false"
+	if r.Obtained || r.Count != 0 || stepsText(r.Steps) != steps || fmt.Sprint(r.Missing) != "[{oak_log 1}]" ||
+		!strings.HasPrefix(r.Reason, "gather 1 oak_log failed: no more oak_log within 64 blocks") || !strings.Contains(r.NextStep, "mc_find_blocks oak_log") {
+		t.Errorf("mc_obtain wooden_pickaxe with 2 logs in the world = %+v\nsteps %s", r, stepsText(r.Steps))
 	}
-	if got := sw.w.Inventory().View().Count("oak_log"); got != 1 {
-		t.Errorf("the bot carries %d oak_log", got)
+	if got := sw.w.Inventory().View().Count("oak_log"); got != 2 {
+		t.Errorf("the bot carries %d oak_log, want the 2 it dug", got)
 	}
 }
