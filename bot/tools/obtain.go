@@ -88,7 +88,7 @@ func (t *Tools) registerObtain(c *protocol.Catalog) {
 			}
 			w.awaitFirstChunks(ctx)
 			goal := plan.Goal{Item: strings.TrimPrefix(strings.TrimSpace(a.String("item")), "minecraft:"), Count: max(a.Int("count"), 1)}
-			r := &obtainRun{t: t, w: w, g: w.Skills().Game(), goal: goal, unusable: map[blocks.BlockPos]bool{}}
+			r := &obtainRun{w: w, g: w.Skills().Game(), goal: goal, unusable: map[blocks.BlockPos]bool{}}
 			if r.g == nil {
 				return nil, fmt.Errorf("blockmate has no recipe data for Minecraft %s, so it cannot plan", w.Version())
 			}
@@ -114,7 +114,6 @@ func (t *Tools) registerObtain(c *protocol.Catalog) {
 // far, and the stations found unusable (a table the bot could not walk
 // to is not planned with again).
 type obtainRun struct {
-	t        *Tools
 	w        *session
 	g        *mcdata.GameData
 	goal     plan.Goal
@@ -168,7 +167,7 @@ func (r *obtainRun) dryRun(p *plan.Plan) ObtainResult {
 	out := r.answer(p)
 	switch {
 	case out.Obtained:
-		out.Reason = fmt.Sprintf("the bot already carries %d %s", out.Count, out.Item)
+		// Carried already: no steps, nothing to say.
 	case !p.OK():
 		out.Reason, out.NextStep = p.Reason, cannotNextStep(p)
 	default:
@@ -196,7 +195,7 @@ func (r *obtainRun) run(ctx context.Context, p *plan.Plan) ObtainResult {
 			out.NextStep = "call mc_get_inventory to see what the bot carries, then mc_obtain again"
 			return out
 		}
-		step := p.Steps[0]
+		step, index := p.Steps[0], len(r.done)+1
 		total := len(r.done) + len(p.Steps)
 		text := stepText(step)
 		r.report(len(r.done), total, text)
@@ -207,7 +206,7 @@ func (r *obtainRun) run(ctx context.Context, p *plan.Plan) ObtainResult {
 			r.done = append(r.done, ObtainStep{Action: string(step.Kind), Item: step.Item, Count: got, Done: got >= step.Count})
 		}
 		if ctx.Err() != nil {
-			return r.stopped(ctx, step)
+			return r.stopped(ctx, step, index)
 		}
 		if err == nil && got == 0 {
 			err = errors.New(why)
@@ -239,8 +238,8 @@ func (r *obtainRun) run(ctx context.Context, p *plan.Plan) ObtainResult {
 }
 
 // stopped is the answer of a run mc_stop (or the caller) ended during
-// step.
-func (r *obtainRun) stopped(ctx context.Context, step plan.Step) ObtainResult {
+// step, the index-th.
+func (r *obtainRun) stopped(ctx context.Context, step plan.Step, index int) ObtainResult {
 	p, err := r.plan()
 	if err != nil {
 		p = &plan.Plan{Goal: plan.ItemCount{Item: r.goal.Item, Count: r.goal.Count}}
@@ -250,7 +249,7 @@ func (r *obtainRun) stopped(ctx context.Context, step plan.Step) ObtainResult {
 	if c := context.Cause(ctx); c != nil && !errors.Is(c, protocol.ErrStopped) {
 		cause = c.Error()
 	}
-	out.Reason = fmt.Sprintf("stopped by %s during step %d (%s), after %d steps done", cause, len(r.done)+1, stepText(step), len(r.done))
+	out.Reason = fmt.Sprintf("stopped by %s during step %d (%s), after %d steps done", cause, index, stepText(step), index-1)
 	out.NextStep = fmt.Sprintf("call mc_obtain %s again to go on from what the bot carries", out.Item)
 	out.stopped = true
 	return out
