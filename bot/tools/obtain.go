@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/move"
 	"github.com/blockmate/blockmate/bot/physics"
 	"github.com/blockmate/blockmate/bot/plan"
 	"github.com/blockmate/blockmate/bot/skill"
@@ -275,11 +277,6 @@ func (r *obtainRun) runStep(ctx context.Context, s plan.Step, progress func(done
 	switch s.Kind {
 	case plan.Gather:
 		var whys []string
-		defer func() {
-			if len(whys) > 0 {
-				why = strings.Join(whys, "; ")
-			}
-		}()
 		collect := func() error {
 			whys = nil
 			for _, from := range s.From {
@@ -303,13 +300,26 @@ func (r *obtainRun) runStep(ctx context.Context, s plan.Step, progress func(done
 			}
 			return nil
 		}
-		// A block kind that is there but out of a walk's reach (stone
-		// under a forest's dirt) is for the collect to tunnel to: the
-		// step says what the collect said.
+		// Blocks with no open face near (stone under a forest's dirt)
+		// are mined down to by a staircase, as a player does: the
+		// collect would dig them where their drops stay sealed in.
+		if p, ok := r.nearestOf(s); ok && !r.exposed(p) {
+			w, err := r.mineStairs(ctx, s, gained)
+			if err != nil {
+				return gained(), "", err
+			}
+			if gained() >= s.Count {
+				return gained(), "", nil
+			}
+			defer func() {
+				// The staircase's reason goes before the collect's.
+				why = strings.TrimSuffix(w+"; "+why, "; ")
+			}()
+		}
 		if err := collect(); err != nil {
 			return gained(), "", err
 		}
-		return gained(), why, nil
+		return gained(), strings.Join(whys, "; "), nil
 	case plan.Craft:
 		if s.Table {
 			if err := r.approach(ctx, "crafting_table"); err != nil {
@@ -346,6 +356,206 @@ func (r *obtainRun) runStep(ctx context.Context, s plan.Step, progress func(done
 		return 0, why, err
 	}
 	return 0, fmt.Sprintf("blockmate cannot do a %s step", s.Kind), nil
+}
+
+// maxStairs bounds a staircase: 16 stairs down is below any forest's dirt
+// to the stone.
+const maxStairs = 16
+
+// mineStairs mines a staircase down towards the nearest block of the
+// step's kinds, as a player mines down, until the step has its count:
+// each stair clears the block ahead at head height, at the feet and one
+// below, top first, and the bot steps down into it, picking up what fell
+// there (the stone's cobblestone). It never digs the block it stands on,
+// and can always walk back up. It stops at a drop under the next stair (a
+// cave), at a block it could not dig or a step it could not take, and
+// after maxStairs stairs, and says why.
+func (r *obtainRun) mineStairs(ctx context.Context, s plan.Step, gained func() int) (string, error) {
+	for range maxStairs {
+		if gained() >= s.Count {
+			return "", nil
+		}
+		target, ok := r.nearestOf(s)
+		if !ok {
+			return fmt.Sprintf("no %s within 32 blocks", strings.Join(s.From, " or ")), nil
+		}
+		feet := r.w.feet()
+		next, why := r.nextStair(s, feet, target)
+		if why != "" {
+			return why, nil
+		}
+		for _, p := range r.stairBlocks(feet, next) {
+			if r.isAir(p) {
+				continue
+			}
+			res, err := r.w.Dig().Dig(ctx, p)
+			if err != nil {
+				return "", err
+			}
+			if !res.Dug {
+				return fmt.Sprintf("the staircase towards %s stopped: %s", posText(target), res.Reason), nil
+			}
+		}
+		had := gained()
+		_, err := r.w.Body().Go(ctx, move.Target{Kind: "go_near", Point: func() (geom.Vec3, bool) {
+			return geom.Vec3{X: float64(next.X) + 0.5, Y: float64(next.Y), Z: float64(next.Z) + 0.5}, true
+		}, Within: 0.4})
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return fmt.Sprintf("the staircase towards %s stopped: the bot could not step to %s: %v", posText(target), posText(next), err), nil
+		}
+		// What fell into the stair arrives as the bot stands in it: the
+		// game's pick-up delay is 10 ticks.
+		_ = r.w.Core().Await(ctx, stairPickupTicks, func() bool { return gained() > had || !r.dropsAt(next) })
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+	}
+	if gained() >= s.Count {
+		return "", nil
+	}
+	return fmt.Sprintf("%d stairs down did not reach enough %s", maxStairs, strings.Join(s.From, " or ")), nil
+}
+
+// nextStair is where the bot steps next on its way to target: a block
+// down (level when the target is not below), towards it along the longer
+// axis first, else to either side or back, wherever every block the stair
+// clears is ground (never a table, chest or anything a player built) and
+// no drop lies under it; why says why there is none.
+func (r *obtainRun) nextStair(s plan.Step, feet, target blocks.BlockPos) (blocks.BlockPos, string) {
+	dx, dz := target.X-feet.X, target.Z-feet.Z
+	var first [2]int
+	switch {
+	case dx == 0 && dz == 0:
+		first = [2]int{1, 0}
+	case abs(dx) >= abs(dz):
+		first = [2]int{sign(dx), 0}
+	default:
+		first = [2]int{0, sign(dz)}
+	}
+	dirs := [][2]int{first, {first[1], first[0]}, {-first[1], -first[0]}, {-first[0], -first[1]}}
+	why := fmt.Sprintf("the staircase towards %s found no way down around %s that breaks only ground", posText(target), posText(feet))
+	for _, d := range dirs {
+		next := blocks.BlockPos{X: feet.X + d[0], Y: feet.Y - 1, Z: feet.Z + d[1]}
+		if target.Y >= feet.Y {
+			next.Y = feet.Y
+		}
+		if r.isAir(blocks.BlockPos{X: next.X, Y: next.Y - 1, Z: next.Z}) {
+			why = fmt.Sprintf("the staircase towards %s stopped at %s: a drop under the next stair", posText(target), posText(next))
+			continue
+		}
+		ok := true
+		for _, p := range r.stairBlocks(feet, next) {
+			if !r.isAir(p) && !r.mayMineThrough(s, p) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return next, ""
+		}
+	}
+	return blocks.BlockPos{}, why
+}
+
+// stairBlocks are the blocks a stair from feet to next clears, top first
+// so that what they drop falls to where the bot steps.
+func (r *obtainRun) stairBlocks(feet, next blocks.BlockPos) []blocks.BlockPos {
+	out := []blocks.BlockPos{{X: next.X, Y: next.Y + 1, Z: next.Z}, next}
+	if next.Y < feet.Y {
+		out = append([]blocks.BlockPos{{X: next.X, Y: next.Y + 2, Z: next.Z}}, out...)
+	}
+	return out
+}
+
+// mayMineThrough says whether a staircase may break the block at p: the
+// ground the game generates (earth, stone and its kinds, ores, plants
+// growing on it) and the step's own blocks, never what a player placed.
+func (r *obtainRun) mayMineThrough(s plan.Step, p blocks.BlockPos) bool {
+	name := r.blockName(p)
+	if slices.Contains(s.From, name) || strings.HasSuffix(name, "_ore") {
+		return true
+	}
+	switch name {
+	case "dirt", "grass_block", "coarse_dirt", "podzol", "rooted_dirt", "mud", "clay", "gravel", "sand", "red_sand",
+		"stone", "deepslate", "andesite", "diorite", "granite", "tuff", "calcite", "sandstone", "red_sandstone",
+		"short_grass", "grass", "tall_grass", "fern", "large_fern", "dandelion", "poppy", "dead_bush", "moss_block", "moss_carpet", "snow":
+		return true
+	}
+	return false
+}
+
+// blockName is the name of the block the bot sees at p, "" where it has
+// no chunk.
+func (r *obtainRun) blockName(p blocks.BlockPos) string {
+	if st, ok := r.w.Level().View().BlockAt(p); ok {
+		if b := r.g.BlockOf(st); b != nil {
+			return b.Name
+		}
+	}
+	return ""
+}
+
+// stairPickupTicks bounds the wait for a stair's drops.
+const stairPickupTicks = 30
+
+// dropsAt says whether an item entity lies within the block at p.
+func (r *obtainRun) dropsAt(p blocks.BlockPos) bool {
+	for _, e := range r.w.Entities().All() {
+		if e.Item != nil && int(math.Floor(e.Position.X)) == p.X && int(math.Floor(e.Position.Z)) == p.Z && math.Abs(e.Position.Y-float64(p.Y)) < 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// nearestOf is the nearest block of the kinds a gather step breaks, within
+// 32 blocks of the bot.
+func (r *obtainRun) nearestOf(s plan.Step) (blocks.BlockPos, bool) {
+	var best blocks.Found
+	ok := false
+	for _, from := range s.From {
+		b := r.g.BlockByName(from)
+		if b == nil || !dropsCounted(r.g, b, s.Item) {
+			continue
+		}
+		found := r.w.Level().View().FindBlocks(r.w.feet(), 32, 1, func(st mcdata.StateID) bool { return st >= b.MinState && st <= b.MaxState })
+		if len(found) > 0 && (!ok || found[0].DistSq < best.DistSq) {
+			best, ok = found[0], true
+		}
+	}
+	return best.Pos, ok
+}
+
+// isAir says whether the bot sees air at p (false where it has no chunk).
+func (r *obtainRun) isAir(p blocks.BlockPos) bool {
+	st, ok := r.w.Level().View().BlockAt(p)
+	if !ok {
+		return false
+	}
+	b := r.g.BlockOf(st)
+	return b != nil && (b.Name == "air" || b.Name == "cave_air" || b.Name == "void_air")
+}
+
+// exposed says whether a face of the block at p touches air.
+func (r *obtainRun) exposed(p blocks.BlockPos) bool {
+	for _, d := range [][3]int{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}} {
+		if r.isAir(blocks.BlockPos{X: p.X + d[0], Y: p.Y + d[1], Z: p.Z + d[2]}) {
+			return true
+		}
+	}
+	return false
+}
+
+func posText(p blocks.BlockPos) string { return fmt.Sprintf("%d %d %d", p.X, p.Y, p.Z) }
+
+func sign(n int) int {
+	if n < 0 {
+		return -1
+	}
+	return 1
 }
 
 // dropsCounted says whether breaking b gives item as the drop mc_collect
@@ -394,7 +604,13 @@ func (r *obtainRun) approach(ctx context.Context, name string) error {
 	if math.Sqrt(dx*dx+dy*dy+dz*dz) <= physics.BlockReach-0.5 {
 		return nil
 	}
-	if err := r.w.Body().GoNear(ctx, center, physics.BlockReach-1); err != nil {
+	err := r.w.Body().GoNear(ctx, center, physics.BlockReach-1)
+	if err != nil && ctx.Err() == nil {
+		// From the bottom of a staircase the way back may need a block
+		// dug (the body's dig paths, as mc_goto dig=true).
+		_, err = r.w.Body().Go(ctx, move.Target{Kind: "go_near", Point: func() (geom.Vec3, bool) { return center, true }, Within: physics.BlockReach - 1, Eyes: true, Dig: true})
+	}
+	if err != nil {
 		if ctx.Err() == nil {
 			r.unusable[p] = true
 		}
