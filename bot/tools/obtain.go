@@ -304,17 +304,19 @@ func (r *obtainRun) runStep(ctx context.Context, s plan.Step, progress func(done
 		// are mined down to by a staircase, as a player does: the
 		// collect would dig them where their drops stay sealed in.
 		if p, ok := r.nearestOf(s); ok && !r.exposed(p) {
-			w, err := r.mineStairs(ctx, s, gained)
+			w, err := r.mineStairs(ctx, s, gained, progress)
 			if err != nil {
 				return gained(), "", err
 			}
 			if gained() >= s.Count {
 				return gained(), "", nil
 			}
-			defer func() {
-				// The staircase's reason goes before the collect's.
-				why = strings.TrimSuffix(w+"; "+why, "; ")
-			}()
+			if w != "" {
+				defer func() {
+					// The staircase's reason goes before the collect's.
+					why = strings.TrimSuffix(w+"; "+why, "; ")
+				}()
+			}
 		}
 		if err := collect(); err != nil {
 			return gained(), "", err
@@ -369,8 +371,8 @@ const maxStairs = 16
 // there (the stone's cobblestone). It never digs the block it stands on,
 // and can always walk back up. It stops at a drop under the next stair (a
 // cave), at a block it could not dig or a step it could not take, and
-// after maxStairs stairs, and says why.
-func (r *obtainRun) mineStairs(ctx context.Context, s plan.Step, gained func() int) (string, error) {
+// after maxStairs stairs, and says why. progress hears what has arrived.
+func (r *obtainRun) mineStairs(ctx context.Context, s plan.Step, gained func() int, progress func(done, total int)) (string, error) {
 	for range maxStairs {
 		if gained() >= s.Count {
 			return "", nil
@@ -411,6 +413,9 @@ func (r *obtainRun) mineStairs(ctx context.Context, s plan.Step, gained func() i
 		_ = r.w.Core().Await(ctx, stairPickupTicks, func() bool { return gained() > had || !r.dropsAt(next) })
 		if ctx.Err() != nil {
 			return "", ctx.Err()
+		}
+		if progress != nil && gained() > had {
+			progress(min(gained(), s.Count), s.Count)
 		}
 	}
 	if gained() >= s.Count {
