@@ -12,6 +12,7 @@ import (
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/plan"
 	"github.com/blockmate/blockmate/bot/wire"
 	blocks "github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
@@ -237,5 +238,55 @@ func TestObtainPlansAgainWhenAStepYieldsLess(t *testing.T) {
 	}
 	if got := sw.w.Inventory().View().Count("oak_log"); got != 2 {
 		t.Errorf("the bot carries %d oak_log, want the 2 it dug", got)
+	}
+}
+
+// TestStairsBreakOnlyGround: the staircase towards buried stone steps
+// down, around a crafting table in the way (never through it) and not
+// over a drop (a cave under the stair), and the stone is seen as buried.
+func TestStairsBreakOnlyGround(t *testing.T) {
+	const proto = 770
+	g := mcdata.Game(proto)
+	stone, dirt, table := g.BlockByName("stone").DefaultState, g.BlockByName("dirt").DefaultState, g.BlockByName("crafting_table").DefaultState
+	sw := newScriptedWorld(t, proto, func(f *fakeServer) {
+		f.SendChunk(fakeserver.Column(proto, 0, 0, 0, func(x, y, z int) mcdata.StateID {
+			switch {
+			case x == 6 && y == 64 && z == 5:
+				return table // where the stair towards +x would go
+			case x == 5 && y == 62 && z == 6:
+				return 0 // a cave under the stair towards +z
+			case y < 60:
+				return stone
+			case y < 64:
+				return dirt
+			}
+			return 0
+		}))
+	}, nil)
+	waitFor(t, func() bool {
+		_, ok := sw.w.Level().View().BlockAt(blocks.BlockPos{X: 5, Y: 63, Z: 5})
+		return ok
+	}, "the column")
+	w, err := sw.t.session()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &obtainRun{w: w, g: g, unusable: map[blocks.BlockPos]bool{}}
+	step := plan.Step{Kind: plan.Gather, Item: "cobblestone", Count: 3, From: []string{"stone", "cobblestone"}}
+	if target, ok := r.nearestOf(step); !ok || target.Y != 59 || r.exposed(target) {
+		t.Errorf("the nearest stone is %v (found %v, exposed %v), want buried at y 59", target, ok, r.exposed(target))
+	}
+	feet := blocks.BlockPos{X: 5, Y: 64, Z: 5}
+	next, why := r.nextStair(step, feet, blocks.BlockPos{X: 10, Y: 59, Z: 5})
+	if why != "" || next != (blocks.BlockPos{X: 5, Y: 63, Z: 4}) {
+		t.Errorf("the stair towards +x is %v (%q); want 5 63 4: not through the table, not over the cave", next, why)
+	}
+	for _, p := range r.stairBlocks(feet, next) {
+		if !r.isAir(p) && !r.mayMineThrough(step, p) {
+			t.Errorf("the stair breaks %s at %v", r.blockName(p), p)
+		}
+	}
+	if r.mayMineThrough(step, blocks.BlockPos{X: 6, Y: 64, Z: 5}) || !r.mayMineThrough(step, blocks.BlockPos{X: 5, Y: 62, Z: 5}) {
+		t.Error("the table may be mined through, or the dirt may not")
 	}
 }
