@@ -64,7 +64,7 @@ const maxObtainSteps = 64
 func (t *Tools) registerObtain(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_obtain",
-		Description: "Gets count of an item in one call, from what the bot carries and the world around it: it plans the way a player would from the game version's recipes, block drops and smelting (an empty inventory and stone_pickaxe: gather logs, craft planks and sticks, craft and place a crafting table, craft a wooden pickaxe, mine cobblestone, craft the stone pickaxe; iron_ingot adds a furnace, iron ore and fuel) and runs the steps with the same skills as mc_collect, mc_craft and mc_smelt, planning again after every step from the inventory. " +
+		Description: "Gets count of an item in one call, from what the bot carries and the world around it: it plans the way a player would from the game version's recipes, block drops and smelting (an empty inventory and stone_pickaxe: gather logs, craft planks and sticks, craft and place a crafting table, craft a wooden pickaxe, mine cobblestone, craft the stone pickaxe; iron_ingot adds a furnace, iron ore and fuel) and runs the steps with the same skills as mc_collect, mc_craft and mc_smelt (mining a staircase down, through ground only, to stone or ore with no open face), planning again after every step from the inventory. " +
 			"dry_run=true answers with the plan and does nothing. It reports mc_task_progress per step (done of total steps, step names it); mc_stop stops it within a tick and the answer says what was done and what remains. " +
 			"It does not go to the nether, fight mobs for their drops or trade: reason says so, and says what it could not find within reach.",
 		Args: protocol.Schema{
