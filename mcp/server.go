@@ -220,11 +220,15 @@ func (s *Server) dispatch(ctx context.Context, req *sdk.CallToolRequest, preq pr
 		go func() {
 			defer close(progressDone)
 			for p := range ch {
+				msg := fmt.Sprintf("%s: %d of %d", p.Tool, p.Done, p.Total)
+				if p.Step != "" {
+					msg += ", " + p.Step
+				}
 				err := req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
 					ProgressToken: token,
 					Progress:      float64(p.Done),
 					Total:         float64(p.Total),
-					Message:       fmt.Sprintf("%s: %d of %d", p.Tool, p.Done, p.Total),
+					Message:       msg,
 				})
 				if err != nil {
 					s.log.Debug("progress notification not sent", "call", id, "err", err)

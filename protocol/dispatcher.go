@@ -526,7 +526,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		}
 		// The call ended because it was cancelled only if it answers with
 		// an error after its context ended; a result is a normal finish.
-		call.interrupted = err != nil && runCtx.Err() != nil
+		call.interrupted = runCtx.Err() != nil && (err != nil || stoppedResult(result))
 		close(call.ended)
 		if err != nil {
 			resp.Error = d.describeError(runCtx, tool.Name, start, err)
@@ -545,6 +545,17 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start, Duration: time.Since(start), Response: resp})
 		return resp
 	}
+}
+
+// Interrupted is a result that says it was cut short by its context (a
+// plan's answer stopped half-way tells what was done and what remains,
+// which an error would lose): mc_stop lists the call as cancelled all the
+// same.
+type Interrupted interface{ Interrupted() bool }
+
+func stoppedResult(result any) bool {
+	r, ok := result.(Interrupted)
+	return ok && r.Interrupted()
 }
 
 func (d *Dispatcher) run(ctx context.Context, tool *Tool, args Args) (result any, err error) {

@@ -4,7 +4,7 @@
 // nothing of them; main and the console register them with Register.
 //
 // One file per family of tools (connection, perception, surroundings, map,
-// chat, inventory, craft, chest, combat, dig, move, sleep); the helpers
+// chat, inventory, craft, chest, combat, dig, move, sleep, obtain); the helpers
 // more than one family uses are in helpers.go.
 package tools
 
@@ -73,6 +73,7 @@ func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
 	t.registerDig(c)
 	t.registerMovement(c)
 	t.registerSleep(c)
+	t.registerObtain(c)
 	return t
 }
 
