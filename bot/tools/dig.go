@@ -192,6 +192,7 @@ func (t *Tools) registerDig(c *protocol.Catalog) {
 				return nil, err
 			}
 			name := strings.TrimPrefix(strings.TrimSpace(a.String("block_type")), "minecraft:")
+			w.awaitFirstChunks(ctx)
 			id, _ := protocol.CallID(ctx)
 			progress := func(done, total int) {
 				t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_collect", ID: id, Done: int64(done), Total: int64(total)})

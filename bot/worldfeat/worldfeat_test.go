@@ -387,3 +387,54 @@ func TestWaitLoaded(t *testing.T) {
 		t.Error("WaitLoaded answered true for a column never sent")
 	}
 }
+
+// TestAwaitAround: right after a join the wait ends when the columns
+// around the bot have all arrived, and a column that never comes ends it
+// after its ticks, not before, and not on the clock's time.
+func TestAwaitAround(t *testing.T) {
+	h := joined(t, 769, 8, 70, 8, 4)
+	done := make(chan bool, 1)
+	go func() { done <- h.w.AwaitAround(context.Background(), 1, 40) }()
+	// Eight of the nine columns around (0, 0): not yet.
+	for x := int32(-1); x <= 1; x++ {
+		for z := int32(-1); z <= 1; z++ {
+			if x == 1 && z == 1 {
+				continue
+			}
+			h.chunk(h.flat(x, z))
+		}
+	}
+	select {
+	case <-done:
+		t.Fatal("AwaitAround ended with a column around the bot missing")
+	default:
+	}
+	h.chunk(h.flat(1, 1))
+	if !<-done {
+		t.Error("AwaitAround did not see the last column load")
+	}
+	if !h.w.AroundLoaded(1) {
+		t.Error("AroundLoaded is false with all nine columns there")
+	}
+
+	// Radius 2 needs the ring at distance 2, which never comes: the wait
+	// runs out after its 40 ticks.
+	go func() { done <- h.w.AwaitAround(context.Background(), 2, 40) }()
+	for ticks := 0; ; ticks++ {
+		select {
+		case ok := <-done:
+			if ok {
+				t.Error("AwaitAround answered true for columns never sent")
+			}
+			if ticks < 40 {
+				t.Errorf("AwaitAround gave up after %d ticks, want 40", ticks)
+			}
+			return
+		default:
+		}
+		if ticks > 400 {
+			t.Fatal("AwaitAround did not give up after 400 ticks")
+		}
+		h.Clock.Tick()
+	}
+}
