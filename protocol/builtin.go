@@ -99,4 +99,8 @@ type TaskProgress struct {
 	ID    string `json:"id"`
 	Done  int64  `json:"done"`
 	Total int64  `json:"total"`
+	// Step names, for a call of several steps, the one running now
+	// ("crafting oak_planks for crafting_table"); Done and Total then
+	// count steps.
+	Step string `json:"step,omitempty"`
 }
