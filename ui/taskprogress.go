@@ -13,6 +13,9 @@ type taskProgress struct {
 	ID    string `json:"id"`
 	Done  int64  `json:"done"`
 	Total int64  `json:"total"`
+	// Step names the step a call of several steps runs now ("crafting 4
+	// oak_planks for crafting_table"); Done and Total then count steps.
+	Step string `json:"step"`
 }
 
 // progressBook holds the latest progress of each running call, by call id
@@ -36,12 +39,17 @@ func (b progressBook) note(payload json.RawMessage) {
 }
 
 // taskText is a running call as the status pane and the overlay name it:
-// the tool, or with progress "collected 2/4 oak_log" for a collect and
-// "mc_wait 1000/3000" for others.
+// the tool, or with progress "collected 2/4 oak_log" for a collect,
+// the step for a call of several ("crafting 4 oak_planks for
+// crafting_table (step 1/2)") and "mc_wait 1000/3000" for others.
 func taskText(b progressBook, id, tool string, args map[string]json.RawMessage) string {
 	p, ok := b[id]
 	if !ok {
 		return tool
+	}
+	if p.Step != "" {
+		// The step running now is step Done+1 of Total.
+		return fmt.Sprintf("%s (step %d/%d)", clean(p.Step), min(p.Done+1, p.Total), p.Total)
 	}
 	if tool == "mc_collect" {
 		var what string
