@@ -24,6 +24,11 @@ type RecipeResult struct {
 	Makes int `json:"makes"`
 	// CraftingTable is the table within reach, when one is needed.
 	CraftingTable *BlockPos `json:"crafting_table,omitempty"`
+	// CraftsFromInventory says mc_craft can make it now from what the bot
+	// carries, crafting the steps between (planks from logs, a table to
+	// place), although craftable_now, which is about this one recipe, may
+	// be false.
+	CraftsFromInventory bool `json:"crafts_from_inventory"`
 	// How is the way a player gets the item, first: "craft", "smelt" or
 	// "gather" (iron_ingot is smelted from raw_iron, coal mined from
 	// coal_ore, never crafted back out of their blocks), and Way that way
@@ -134,6 +139,13 @@ func (w *session) recipe(item string, count int) (RecipeResult, error) {
 		}
 	}
 	out.How, out.Way = string(last.Kind), wayOf(last)
+	if out.CraftsFromInventory = cp.Runnable(); out.CraftsFromInventory && !out.CraftableNow {
+		var between []string
+		for _, s := range p.Steps[:len(p.Steps)-1] {
+			between = append(between, s.String())
+		}
+		out.NextStep = fmt.Sprintf("call mc_craft %s %d: it does the steps between from what the bot carries (%s)", item, count, strings.Join(between, "; "))
+	}
 	if !p.OK() {
 		out.How, out.Way = "cannot", p.Reason
 	}
@@ -219,7 +231,7 @@ func (t *Tools) registerCraft(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_recipe",
 		Description: "Looks up how to get an item, the way a player does first (how: craft, smelt or gather; iron_ingot is smelted from raw_iron, coal mined from coal_ore), with what the bot carries: craftable_now (ingredients carried and, for a 3×3 recipe, a crafting table within reach), needs_crafting_table, missing[{item, count}] and ingredients[{item, count}] of its last step for count of the item " +
-			"(of the recipe variants, the one the bot lacks least for: oak or birch planks …), and the whole tree from the game version's recipes, drops and smelting: steps[] in words, raw_materials[{item, count, from}] from the world, carried[] (what it takes from the inventory) and tree.",
+			"(of the recipe variants, the one the bot lacks least for: oak or birch planks …), crafts_from_inventory (mc_craft can make it now, crafting the steps between), and the whole tree from the game version's recipes, drops and smelting: steps[] in words, raw_materials[{item, count, from}] from the world, carried[] (what it takes from the inventory) and tree.",
 		Args: protocol.Schema{
 			protocol.Str("item", "the item to craft, by its registry name, e.g. crafting_table or stick").Req().Len(1, 100),
 			protocol.Int("count", "how many items are wanted", 1, 64*36).Def(1),

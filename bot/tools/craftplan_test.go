@@ -160,7 +160,12 @@ func TestRecipeNamesAPlayersWayFirst(t *testing.T) {
 // mc_recipe names smelting for iron_ingot and mining for coal, with the
 // whole tree.
 func TestCraftAndRecipeAnswersFromNothing(t *testing.T) {
-	w := newScriptedWorld(t, 769, nil, nil)
+	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
+		if cmd == "give logs" {
+			f.SetSlot(0, 2, 36, fstack("oak_log", 2))
+			f.SystemLine("logs given")
+		}
+	})
 	w.wholeWorld(t)
 	var c CraftResult
 	result(t, callN(t, w.d, "mc_craft", `{"item":"wooden_pickaxe"}`), &c)
@@ -185,7 +190,17 @@ func TestCraftAndRecipeAnswersFromNothing(t *testing.T) {
 		t.Errorf("mc_recipe coal = %+v", r)
 	}
 	result(t, callN(t, w.d, "mc_recipe", `{"item":"stick","count":4}`), &r)
-	if r.How != "craft" || r.NeedsCraftingTable || len(r.Missing) != 1 || r.Missing[0].Item != "oak_planks" || len(r.RawMaterials) != 1 || r.RawMaterials[0].Item != "oak_log" {
+	if r.How != "craft" || r.NeedsCraftingTable || len(r.Missing) != 1 || r.Missing[0].Item != "oak_planks" || len(r.RawMaterials) != 1 || r.RawMaterials[0].Item != "oak_log" || r.CraftsFromInventory {
 		t.Errorf("mc_recipe stick = %+v", r)
+	}
+
+	// With two logs carried the sticks are not craftable_now (no planks),
+	// but mc_craft makes them, planks first, and mc_recipe says so.
+	w.command(t, "give logs", "logs given")
+	waitFor(t, func() bool { return w.w.Inventory().View().Count("oak_log") == 2 }, "two oak logs in the inventory")
+	r = RecipeResult{}
+	result(t, callN(t, w.d, "mc_recipe", `{"item":"stick","count":4}`), &r)
+	if r.CraftableNow || !r.CraftsFromInventory || !strings.Contains(r.NextStep, "call mc_craft stick 4") || !strings.Contains(r.NextStep, "oak_planks") {
+		t.Errorf("mc_recipe stick with 2 logs = %+v", r)
 	}
 }
