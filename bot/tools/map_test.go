@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -167,10 +168,13 @@ wait:
 			break wait
 		default:
 		}
-		if ticks++; ticks > 10*firstChunksTicks {
+		// The clock can tick faster than a loaded machine runs the
+		// waiter: the bound on the ticks given is loose.
+		if ticks++; ticks > 100*firstChunksTicks {
 			t.Fatalf("mc_map did not answer after %d ticks", ticks)
 		}
 		clock.Tick()
+		runtime.Gosched()
 	}
 	if ticks < firstChunksTicks {
 		t.Errorf("mc_map answered after %d ticks, before its wait for the first chunks (%d) was over", ticks, firstChunksTicks)
