@@ -228,7 +228,9 @@ func (s *skillScene) craftWoodenPickaxe() {
 	s.craft("crafting_table", 1, 1, map[string]int{"oak_planks": 8, "crafting_table": 1})
 	s.craft("stick", 4, 4, map[string]int{"oak_planks": 6, "stick": 4})
 
-	// Without a table in reach, the pickaxe says how to get one.
+	// Without a table in reach, mc_recipe says the pickaxe needs one (and
+	// mc_craft would place the carried one: TestWorkedExampleInTheGameWorld
+	// has that; here the table is the server's).
 	var rec struct {
 		CraftableNow       bool   `json:"craftable_now"`
 		NeedsCraftingTable bool   `json:"needs_crafting_table"`
@@ -238,11 +240,6 @@ func (s *skillScene) craftWoodenPickaxe() {
 	s.call("mc_recipe", map[string]any{"item": "wooden_pickaxe"}, &rec)
 	if rec.CraftableNow || !rec.NeedsCraftingTable || rec.NextStep == "" {
 		s.t.Fatalf("mc_recipe wooden_pickaxe without a table = %+v", rec)
-	}
-	var r craftReply
-	s.call("mc_craft", map[string]any{"item": "wooden_pickaxe"}, &r)
-	if r.Crafted || r.Count != 0 || r.NextStep == "" {
-		s.t.Fatalf("mc_craft wooden_pickaxe without a table = %+v", r)
 	}
 
 	table := [3]int{s.at[0] + 2, s.at[1], s.at[2]}

@@ -220,15 +220,11 @@ func (s *Server) dispatch(ctx context.Context, req *sdk.CallToolRequest, preq pr
 		go func() {
 			defer close(progressDone)
 			for p := range ch {
-				msg := fmt.Sprintf("%s: %d of %d", p.Tool, p.Done, p.Total)
-				if p.Step != "" {
-					msg += ", " + p.Step
-				}
 				err := req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
 					ProgressToken: token,
 					Progress:      float64(p.Done),
 					Total:         float64(p.Total),
-					Message:       msg,
+					Message:       progressMessage(p),
 				})
 				if err != nil {
 					s.log.Debug("progress notification not sent", "call", id, "err", err)
@@ -291,6 +287,16 @@ func (s *Server) cancelSessionCalls(ss *sdk.ServerSession) {
 			s.log.Info("an MCP session ended with a call in flight; the call is stopped", "call", string(id))
 		}
 	}
+}
+
+// progressMessage is a progress notification's message: "mc_wait: 1000 of
+// 3000", or for a call of several steps the step that runs ("mc_craft:
+// crafting 4 oak_planks for crafting_table (0 of 2 steps done)").
+func progressMessage(p protocol.TaskProgress) string {
+	if p.Step != "" {
+		return fmt.Sprintf("%s: %s (%d of %d steps done)", p.Tool, p.Step, p.Done, p.Total)
+	}
+	return fmt.Sprintf("%s: %d of %d", p.Tool, p.Done, p.Total)
 }
 
 // routeProgress hands an mc_task_progress event to the MCP call it belongs

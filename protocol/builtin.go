@@ -99,7 +99,9 @@ type TaskProgress struct {
 	ID    string `json:"id"`
 	Done  int64  `json:"done"`
 	Total int64  `json:"total"`
-	// Step, when the call runs steps (mc_obtain's plan), names the one
-	// under way in words: "craft 12 oak_planks".
+	// Step names, for a call of several steps (mc_craft's intermediates,
+	// mc_obtain's plan), the one under way in words ("crafting 4
+	// oak_planks for crafting_table", "craft 12 oak_planks"); Done and
+	// Total then count steps.
 	Step string `json:"step,omitempty"`
 }

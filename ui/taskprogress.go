@@ -13,8 +13,8 @@ type taskProgress struct {
 	ID    string `json:"id"`
 	Done  int64  `json:"done"`
 	Total int64  `json:"total"`
-	// Step names the step under way of a call that runs a plan
-	// (mc_obtain): done and total then count steps.
+	// Step names the step under way of a call of several steps (mc_craft's
+	// intermediates, mc_obtain's plan); Done and Total then count steps.
 	Step string `json:"step"`
 }
 
@@ -39,22 +39,31 @@ func (b progressBook) note(payload json.RawMessage) {
 }
 
 // taskText is a running call as the status pane and the overlay name it:
-// the tool, or with progress "collected 2/4 oak_log" for a collect and
-// "mc_wait 1000/3000" for others.
+// the tool, or with progress "collected 2/4 oak_log" for a collect,
+// the step for a call of several ("crafting 4 oak_planks for
+// crafting_table (step 1/2)") and "mc_wait 1000/3000" for others.
 func taskText(b progressBook, id, tool string, args map[string]json.RawMessage) string {
 	p, ok := b[id]
 	if !ok {
 		return tool
 	}
-	if tool == "mc_collect" {
-		var what string
-		if raw, ok := args["block_type"]; ok && json.Unmarshal(raw, &what) == nil && what != "" {
-			return fmt.Sprintf("collected %d/%d %s", p.Done, p.Total, clean(strings.TrimPrefix(what, "minecraft:")))
+	switch {
+	case tool == "mc_obtain":
+		// A plan names its goal first: "obtain stone_pickaxe: step 3/8
+		// craft 12 oak_planks".
+		return "obtain " + argText(args, "item") + ": " + stepLine(p)
+	case p.Step != "":
+		// The step running now is step Done+1 of Total.
+		return fmt.Sprintf("%s (step %d/%d)", clean(p.Step), min(p.Done+1, p.Total), p.Total)
+	case tool == "mc_collect":
+		what := argText(args, "block_type")
+		if what == "" {
+			what = argText(args, "item") // collect takes an item name too
+		}
+		if what != "" {
+			return fmt.Sprintf("collected %d/%d %s", p.Done, p.Total, what)
 		}
 		return fmt.Sprintf("collected %d/%d", p.Done, p.Total)
-	}
-	if tool == "mc_obtain" {
-		return "obtain " + argText(args, "item") + ": " + stepLine(p)
 	}
 	return fmt.Sprintf("%s %d/%d", tool, p.Done, p.Total)
 }

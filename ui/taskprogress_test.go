@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -127,5 +128,47 @@ func TestObtainStepsInTaskLineTimelineAndEvents(t *testing.T) {
 	}
 	if strings.Contains(v, "└ step") {
 		t.Errorf("the finished call still shows its running step:\n%s", v)
+	}
+}
+
+// TestTaskLineNamesTheStep: a call of several steps (mc_craft with its
+// intermediates) shows the step it runs on the Task line, in the tool's
+// words, with how far through the steps it is.
+func TestTaskLineNamesTheStep(t *testing.T) {
+	b := progressBook{}
+	b.note(json.RawMessage(`{"tool":"mc_craft","id":"c9","done":0,"total":2,"step":"crafting 4 oak_planks for crafting_table"}`))
+	if got := taskText(b, "c9", "mc_craft", nil); got != "crafting 4 oak_planks for crafting_table (step 1/2)" {
+		t.Errorf("task text %q", got)
+	}
+	b.note(json.RawMessage(`{"tool":"mc_craft","id":"c9","done":2,"total":2,"step":"crafted crafting_table\u001b[31m"}`))
+	if got := taskText(b, "c9", "mc_craft", nil); strings.ContainsRune(got, 0x1b) || !strings.HasSuffix(got, "(step 2/2)") {
+		t.Errorf("task text %q", got)
+	}
+}
+
+// TestTimelineShowsACallsSteps: a finished mc_craft lists what it crafted
+// on the way under its line in the timeline; a call without steps keeps
+// its one line, and the window still ends at the newest call.
+func TestTimelineShowsACallsSteps(t *testing.T) {
+	p := newTimelinePane(themes.New(themes.Dark), DefaultKeyMap(), protocol.NewCatalog(), func() time.Time { return epoch })
+	p.SetSize(100, 7)
+	craft := &call{Key: "c1", Tool: "mc_craft", Done: true, Response: protocol.Response{OK: true, Result: json.RawMessage(
+		`{"crafted":true,"item":"crafting_table","count":1,"steps":[{"did":"craft","item":"oak_planks","count":4,"for":"crafting_table"},{"did":"place","item":"crafting_table","count":1,"for":"wooden_pickaxe"},{"did":"craft","item":"crafting_table","count":1}]}`)}}
+	p.push(craft)
+	p.push(&call{Key: "c2", Tool: "mc_say", Done: true, Response: protocol.Response{OK: true, Result: json.RawMessage(`{"said":true}`)}})
+	p.selected = 1
+	v := ansi.Strip(p.View())
+	for _, want := range []string{"↳ crafted 4 oak_planks for crafting_table", "↳ placed a crafting_table for wooden_pickaxe", "↳ crafted 1 crafting_table", "c2 mc_say"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, v)
+		}
+	}
+	// Five rows: the craft's four lines and the say's fit; a third call
+	// pushes the craft out whole rather than cutting it.
+	p.push(&call{Key: "c3", Tool: "mc_say", Done: true, Response: protocol.Response{OK: true, Result: json.RawMessage(`{"said":true}`)}})
+	p.selected = 2
+	v = ansi.Strip(p.View())
+	if strings.Contains(v, "oak_planks") || !strings.Contains(v, "c3 mc_say") || !strings.Contains(v, "c2 mc_say") {
+		t.Errorf("with three calls in five rows:\n%s", v)
 	}
 }

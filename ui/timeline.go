@@ -332,31 +332,29 @@ func (p timelinePane) linesPerCall() int {
 func (p timelinePane) View() string {
 	s := p.styles
 	per := p.linesPerCall()
-	rows, w := p.rows()/per, p.width-4
-	first := 0
-	if len(p.calls) > rows {
-		first = min(max(p.selected-rows+1, 0), len(p.calls)-rows)
+	rows, w := p.rows(), p.width-4
+	// A call takes its line (two when split) and one per step its result
+	// lists: the window ends at the selected call, or at the last call
+	// when everything up to the selected one fits.
+	height := func(i int) int { return per + len(p.extraLines(p.calls[i], i == p.selected, w)) }
+	first, used := 0, 0
+	for i := min(p.selected, len(p.calls)-1); i >= 0; i-- {
+		if used+height(i) > rows && i < p.selected {
+			first = i + 1
+			break
+		}
+		used += height(i)
 	}
 	var lines []string
-	selStart, selEnd := -1, -1
-	for i := first; i < len(p.calls) && i < first+rows; i++ {
-		if i == p.selected {
-			selStart = len(lines)
+	for i := first; i < len(p.calls); i++ {
+		if len(lines) > 0 && len(lines)+height(i) > rows {
+			break // whole calls only, as without steps
 		}
 		lines = append(lines, p.line(p.calls[i], i == p.selected && p.focused, w, per == 2)...)
-		lines = append(lines, p.planLines(p.calls[i], i == p.selected, w)...)
-		if i == p.selected {
-			selEnd = len(lines)
-		}
+		lines = append(lines, p.extraLines(p.calls[i], i == p.selected, w)...)
 	}
-	// A plan's steps make some calls taller: keep the selected call whole
-	// in view, the calls nearest it around it.
-	if n := p.rows(); len(lines) > n {
-		from := len(lines) - n
-		if selStart >= 0 && selStart < from {
-			from = max(min(selStart, selEnd-n), 0)
-		}
-		lines = lines[from:min(from+n, len(lines))]
+	if len(lines) > rows {
+		lines = lines[:rows]
 	}
 	if len(lines) == 0 {
 		lines = append(lines, s.Muted.Render("No tool calls yet. Type one below,"))
@@ -424,6 +422,16 @@ func (p timelinePane) line(c *call, selected bool, width int, split bool) []stri
 	return []string{truncate(strings.Join(parts, " "), width)}
 }
 
+// extraLines are the lines under a call's own: an mc_obtain plan's steps
+// (planLines), else the steps a finished call's result lists (stepLines,
+// mc_craft's intermediates).
+func (p timelinePane) extraLines(c *call, selected bool, width int) []string {
+	if c.Tool == "mc_obtain" {
+		return p.planLines(c, selected, width)
+	}
+	return p.stepLines(c, width)
+}
+
 // maxPlanLines bounds the steps shown under an mc_obtain call.
 const maxPlanLines = 12
 
@@ -473,6 +481,71 @@ func (p timelinePane) planLines(c *call, selected bool, width int) []string {
 		out = append(out, truncate("    "+mark+" "+s.Text.Render(text), width))
 	}
 	return out
+}
+
+// maxStepLines bounds the steps shown under one call.
+const maxStepLines = 8
+
+// stepLines are the steps a finished call's result lists (mc_craft's
+// steps[]: the planks and sticks it crafted on the way, the table it
+// placed), one indented line each under the call.
+func (p timelinePane) stepLines(c *call, width int) []string {
+	if !c.Done || !c.Response.OK || !strings.Contains(string(c.Response.Result), `"steps"`) {
+		return nil
+	}
+	var r struct {
+		Steps []json.RawMessage `json:"steps"`
+	}
+	if json.Unmarshal(c.Response.Result, &r) != nil || len(r.Steps) == 0 {
+		return nil
+	}
+	var out []string
+	for i, raw := range r.Steps {
+		if i == maxStepLines-1 && len(r.Steps) > maxStepLines {
+			out = append(out, p.styles.Muted.Render(truncate(fmt.Sprintf("    … %d more steps (Enter shows them)", len(r.Steps)-i), width)))
+			break
+		}
+		if text := stepWords(raw); text != "" {
+			out = append(out, p.styles.Muted.Render(truncate("    ↳ "+clean(text), width)))
+		}
+	}
+	return out
+}
+
+// stepWords is one step of a result in words: a string as it is, or an
+// object's "what" (a plan's step), or mc_craft's {did, count, item, for}.
+func stepWords(raw json.RawMessage) string {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return text
+	}
+	var st struct {
+		What  string `json:"what"`
+		Did   string `json:"did"`
+		Item  string `json:"item"`
+		Count int    `json:"count"`
+		For   string `json:"for"`
+	}
+	if json.Unmarshal(raw, &st) != nil {
+		return ""
+	}
+	switch {
+	case st.What != "":
+		return st.What
+	case st.Did == "place":
+		text = "placed a " + st.Item
+	case st.Did != "":
+		text = fmt.Sprintf("%sed %d %s", st.Did, st.Count, st.Item)
+		if st.Did == "craft" {
+			text = fmt.Sprintf("crafted %d %s", st.Count, st.Item)
+		}
+	default:
+		return ""
+	}
+	if st.For != "" {
+		text += " for " + st.For
+	}
+	return text
 }
 
 // formatDuration is short and stable: 850ms, 1.2s, 3m04s.

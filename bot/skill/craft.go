@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/blockmate/blockmate/bot/inventory"
 	"github.com/blockmate/blockmate/bot/mcdata"
@@ -28,6 +29,30 @@ type RecipeInfo struct {
 	// and HasTable is true.
 	Table    world.BlockPos
 	HasTable bool
+}
+
+// TableWalk is how far, in blocks, a craft looks for a crafting table to
+// walk to when none is within reach: a table in sight in the same clearing
+// serves, as it would a player, rather than a second one being made.
+const TableWalk = 24
+
+// TableToWalkTo is the nearest crafting table within TableWalk blocks of
+// the bot, in the loaded world, and whether there is one.
+func (k *Skills) TableToWalkTo() (world.BlockPos, bool) {
+	if p, ok := k.nearestBlock("crafting_table"); ok {
+		return p, true
+	}
+	b := k.game.BlockByName("crafting_table")
+	if b == nil {
+		return world.BlockPos{}, false
+	}
+	pos := k.me.Snapshot().Position
+	from := world.BlockPos{X: int(math.Floor(pos.X)), Y: int(math.Floor(pos.Y)), Z: int(math.Floor(pos.Z))}
+	found := k.world.View().FindBlocks(from, TableWalk, 1, func(s mcdata.StateID) bool { return s >= b.MinState && s <= b.MaxState })
+	if len(found) == 0 {
+		return world.BlockPos{}, false
+	}
+	return found[0].Pos, true
 }
 
 // CraftableNow says whether the bot could craft the plan where it stands.
@@ -74,13 +99,42 @@ func (k *Skills) Craft(ctx context.Context, item string, count int, progress fun
 	}
 	defer end()
 	info, err := k.Recipe(item, count)
-	res := CraftResult{Info: info}
 	if err != nil {
-		return res, err
+		return CraftResult{Info: info}, err
 	}
+	return k.craft(ctx, info, count, false, progress)
+}
+
+// CraftRecipe is Craft by a recipe chosen already (a plan's step, which
+// chose the variant by what the bot carries), and it walks to a crafting
+// table within TableWalk blocks when the recipe needs one and none is
+// within reach.
+func (k *Skills) CraftRecipe(ctx context.Context, r *mcdata.Recipe, count int, progress func(done, total int)) (CraftResult, error) {
+	end, err := k.begin(ctx)
+	if err != nil {
+		return CraftResult{}, err
+	}
+	defer end()
+	it := k.game.Item(r.Result)
+	if it == nil {
+		return CraftResult{}, fmt.Errorf("the recipe makes item %d, which Minecraft %s does not have", r.Result, k.game.Version)
+	}
+	p, _, _, _ := planRecipe(k.game, it.Name, r, count, Have(k.inv.View()))
+	info := RecipeInfo{Plan: p}
+	if p.NeedsTable {
+		info.Table, info.HasTable = k.nearestBlock("crafting_table")
+	}
+	return k.craft(ctx, info, count, true, progress)
+}
+
+func (k *Skills) craft(ctx context.Context, info RecipeInfo, count int, walk bool, progress func(done, total int)) (CraftResult, error) {
+	res := CraftResult{Info: info}
 	if !info.Ready() {
 		res.Reason = "the bot lacks ingredients"
 		return res, nil
+	}
+	if info.NeedsTable && !info.HasTable && walk {
+		info.Table, info.HasTable = k.TableToWalkTo()
 	}
 	if info.NeedsTable && !info.HasTable {
 		return res, ErrNoTable

@@ -55,30 +55,36 @@ func PlanCraft(g *mcdata.GameData, item string, count int, have map[string]int) 
 	best := Plan{}
 	bestMissing, bestWords, bestKey := -1, 0, 0
 	for i := range recipes {
-		r := &recipes[i]
-		crafts := (count + r.Count - 1) / r.Count
-		p := Plan{Item: it.Name, Count: count, Crafts: crafts, Makes: crafts * r.Count, Recipe: r, NeedsTable: !r.FitsInventory()}
-		missing, words, key := 0, 0, 0
-		for _, in := range r.Inputs() {
-			name := g.Item(in.Item).Name
-			need := in.Count * crafts
-			p.Ingredients = append(p.Ingredients, ItemCount{name, need})
-			if lack := need - have[name]; lack > 0 {
-				p.Missing = append(p.Missing, ItemCount{name, lack})
-				missing += lack
-			}
-			words += strings.Count(name, "_")
-			key += int(in.Item)
-		}
+		p, missing, words, key := planRecipe(g, it.Name, &recipes[i], count, have)
 		better := missing < bestMissing ||
 			(missing == bestMissing && (words < bestWords || (words == bestWords && key < bestKey)))
 		if bestMissing < 0 || better {
 			best, bestMissing, bestWords, bestKey = p, missing, words, key
 		}
 	}
-	sort.Slice(best.Ingredients, func(i, j int) bool { return best.Ingredients[i].Item < best.Ingredients[j].Item })
-	sort.Slice(best.Missing, func(i, j int) bool { return best.Missing[i].Item < best.Missing[j].Item })
 	return best, nil
+}
+
+// planRecipe is PlanCraft for one recipe: what count of the item takes by
+// it, what of that is missing (and how many items in all), and the keys
+// PlanCraft ranks equally near recipes by.
+func planRecipe(g *mcdata.GameData, item string, r *mcdata.Recipe, count int, have map[string]int) (p Plan, missing, words, key int) {
+	crafts := (count + r.Count - 1) / r.Count
+	p = Plan{Item: item, Count: count, Crafts: crafts, Makes: crafts * r.Count, Recipe: r, NeedsTable: !r.FitsInventory()}
+	for _, in := range r.Inputs() {
+		name := g.Item(in.Item).Name
+		need := in.Count * crafts
+		p.Ingredients = append(p.Ingredients, ItemCount{name, need})
+		if lack := need - have[name]; lack > 0 {
+			p.Missing = append(p.Missing, ItemCount{name, lack})
+			missing += lack
+		}
+		words += strings.Count(name, "_")
+		key += int(in.Item)
+	}
+	sort.Slice(p.Ingredients, func(i, j int) bool { return p.Ingredients[i].Item < p.Ingredients[j].Item })
+	sort.Slice(p.Missing, func(i, j int) bool { return p.Missing[i].Item < p.Missing[j].Item })
+	return p, missing, words, key
 }
 
 // cells lays a recipe out in a grid width wide: for each grid cell (row by

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/blockmate/blockmate/bot/inventory"
+	"github.com/blockmate/blockmate/bot/plan"
 	"github.com/blockmate/blockmate/bot/skill"
 	"github.com/blockmate/blockmate/protocol"
 )
@@ -22,8 +24,28 @@ type RecipeResult struct {
 	Makes int `json:"makes"`
 	// CraftingTable is the table within reach, when one is needed.
 	CraftingTable *BlockPos `json:"crafting_table,omitempty"`
-	Reason        string    `json:"reason,omitempty"`
-	NextStep      string    `json:"next_step,omitempty"`
+	// CraftsFromInventory says mc_craft can make it now from what the bot
+	// carries, crafting the steps between (planks from logs, a table to
+	// place), although craftable_now, which is about this one recipe, may
+	// be false.
+	CraftsFromInventory bool `json:"crafts_from_inventory"`
+	// How is the way a player gets the item, first: "craft", "smelt" or
+	// "gather" (iron_ingot is smelted from raw_iron, coal mined from
+	// coal_ore, never crafted back out of their blocks), and Way that way
+	// in words.
+	How string `json:"how"`
+	Way string `json:"way"`
+	// Steps are the whole way from what the bot carries, in words;
+	// RawMaterials what it gathers from the world on the way, and Carried
+	// what it takes from the inventory.
+	Steps        []string          `json:"steps"`
+	RawMaterials []MissingItem     `json:"raw_materials"`
+	Carried      []skill.ItemCount `json:"carried"`
+	// Tree is the item's tree: how each part is got, raw materials at the
+	// leaves, what is carried marked.
+	Tree     *plan.Node `json:"tree,omitempty"`
+	Reason   string     `json:"reason,omitempty"`
+	NextStep string     `json:"next_step,omitempty"`
 }
 
 // CraftResult is mc_craft's result.
@@ -32,10 +54,17 @@ type CraftResult struct {
 	Item    string `json:"item"`
 	// Count is how many arrived in the inventory, counted from the
 	// server's updates.
-	Count    int               `json:"count"`
-	Missing  []skill.ItemCount `json:"missing,omitempty"`
-	Reason   string            `json:"reason,omitempty"`
-	NextStep string            `json:"next_step,omitempty"`
+	Count int `json:"count"`
+	// Steps is what the craft did, in order: the intermediates it crafted
+	// (planks for the sticks), the crafting table it placed, and the
+	// item's own craft last.
+	Steps []CraftStep `json:"steps"`
+	// Missing is, when the bot cannot craft the item from what it carries,
+	// every raw material the world provides that the whole tree lacks
+	// (logs for the planks and for the sticks), summed by item.
+	Missing  []MissingItem `json:"missing,omitempty"`
+	Reason   string        `json:"reason,omitempty"`
+	NextStep string        `json:"next_step,omitempty"`
 }
 
 // nextStepTable says how to get a crafting table.
@@ -51,6 +80,124 @@ func (t *Tools) taskProgress(ctx context.Context, tool string) func(done, total 
 	return func(done, total int) {
 		t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: tool, ID: id, Done: int64(done), Total: int64(total)})
 	}
+}
+
+// stepProgress is taskProgress for a call of several steps: each report
+// names the step ("crafting oak_planks for crafting_table") with how many
+// steps are done of all, for the console's task line.
+func (t *Tools) stepProgress(ctx context.Context, tool string) func(step string, done, total int) {
+	id, ok := protocol.CallID(ctx)
+	if !ok {
+		return nil
+	}
+	return func(step string, done, total int) {
+		t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: tool, ID: id, Done: int64(done), Total: int64(total), Step: step})
+	}
+}
+
+// recipe is mc_recipe: the plan's way to count of the item from what the
+// bot carries (bot/plan, which ranks a player's way first), with the
+// ingredients of its last step; for a craft, those of the recipe variant
+// the bot lacks least for, and where it can be crafted.
+func (w *session) recipe(item string, count int) (RecipeResult, error) {
+	k := w.Skills()
+	carried := skill.Have(w.Inventory().View())
+	_, tableNear := k.TableToWalkTo()
+	cp, err := planCraft(k.Game(), item, count, carried, tableNear)
+	if err != nil {
+		return RecipeResult{}, err
+	}
+	p := cp.Plan
+	var out RecipeResult
+	last := plan.Step{Kind: plan.Craft}
+	if n := len(p.Steps); n > 0 && p.Steps[n-1].Item == item {
+		last = p.Steps[n-1]
+	}
+	if last.Kind == plan.Craft && len(k.Game().RecipesFor(k.Game().ItemByName(item).ID)) > 0 {
+		info, err := k.Recipe(item, count)
+		if err != nil {
+			return RecipeResult{}, err
+		}
+		out = recipeReport(info)
+	} else {
+		out = RecipeResult{Item: item, Makes: count, Missing: []skill.ItemCount{}, Ingredients: []skill.ItemCount{}}
+		for _, u := range last.Uses {
+			out.Ingredients = append(out.Ingredients, skill.ItemCount{Item: u.Item, Count: u.Count})
+			if lack := u.Count - carried[u.Item]; lack > 0 {
+				out.Missing = append(out.Missing, skill.ItemCount{Item: u.Item, Count: lack})
+			}
+		}
+		switch last.Kind {
+		case plan.Smelt:
+			out.Reason = fmt.Sprintf("%s is smelted from %s in a furnace, not crafted", item, counts(last.Uses))
+			out.NextStep = fmt.Sprintf("call mc_smelt %s %d at a furnace", last.Uses[0].Item, count)
+		case plan.Gather:
+			out.Reason = fmt.Sprintf("%s is got by mining %s, not crafted", item, strings.Join(last.From, " or "))
+			out.NextStep = fmt.Sprintf("call mc_collect %s %d", last.From[0], count)
+		default:
+			out.Reason = p.Reason
+		}
+	}
+	out.How, out.Way = string(last.Kind), wayOf(last)
+	if out.CraftsFromInventory = cp.Runnable(); out.CraftsFromInventory && !out.CraftableNow {
+		var between []string
+		for _, s := range p.Steps[:len(p.Steps)-1] {
+			between = append(between, s.String())
+		}
+		out.NextStep = fmt.Sprintf("call mc_craft %s %d: it does the steps between from what the bot carries (%s)", item, count, strings.Join(between, "; "))
+	}
+	if !p.OK() {
+		out.How, out.Way = "cannot", p.Reason
+	}
+	out.Steps, out.RawMaterials, out.Carried, out.Tree = []string{}, cp.Missing, []skill.ItemCount{}, p.Tree
+	if out.RawMaterials == nil {
+		out.RawMaterials = []MissingItem{}
+	}
+	for _, s := range p.Steps {
+		out.Steps = append(out.Steps, s.String())
+	}
+	for _, u := range p.Uses {
+		out.Carried = append(out.Carried, skill.ItemCount{Item: u.Item, Count: u.Count})
+	}
+	return out, nil
+}
+
+// wayOf is a plan's last step as mc_recipe's way: "smelt raw_iron in a
+// furnace", "mine coal_ore or deepslate_coal_ore with a wooden_pickaxe",
+// "craft from 3 oak_planks + 2 stick at a crafting_table".
+func wayOf(s plan.Step) string {
+	switch s.Kind {
+	case plan.Smelt:
+		return fmt.Sprintf("smelt %s in a furnace", counts(s.Uses))
+	case plan.Gather:
+		way := "mine " + strings.Join(s.From, " or ")
+		if s.Tool != "" {
+			article := "a "
+			if strings.ContainsRune("aeiou", rune(s.Tool[0])) {
+				article = "an "
+			}
+			way += " with " + article + s.Tool
+		}
+		return way
+	case plan.Craft:
+		if len(s.Uses) == 0 {
+			return "craft it"
+		}
+		way := "craft from " + counts(s.Uses)
+		if s.Table {
+			way += " at a crafting_table"
+		}
+		return way
+	}
+	return string(s.Kind)
+}
+
+func counts(list []plan.ItemCount) string {
+	parts := make([]string, len(list))
+	for i, c := range list {
+		parts[i] = fmt.Sprintf("%d %s", c.Count, c.Item)
+	}
+	return strings.Join(parts, " + ")
 }
 
 func recipeReport(info skill.RecipeInfo) RecipeResult {
@@ -83,8 +230,8 @@ func recipeReport(info skill.RecipeInfo) RecipeResult {
 func (t *Tools) registerCraft(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_recipe",
-		Description: "Looks up how to craft an item with what the bot carries: craftable_now (ingredients carried and, for a 3×3 recipe, a crafting table within reach), needs_crafting_table, missing[{item, count}] and ingredients[{item, count}] for count of the item, " +
-			"from the game version's own recipes (of the variants, the one the bot lacks least for: oak or birch planks …). An item without a crafting recipe (ores, logs) is an error that says so.",
+		Description: "Looks up how to get an item, the way a player does first (how: craft, smelt or gather; iron_ingot is smelted from raw_iron, coal mined from coal_ore), with what the bot carries: craftable_now (ingredients carried and, for a 3×3 recipe, a crafting table within reach), needs_crafting_table, missing[{item, count}] and ingredients[{item, count}] of its last step for count of the item " +
+			"(of the recipe variants, the one the bot lacks least for: oak or birch planks …), crafts_from_inventory (mc_craft can make it now, crafting the steps between), and the whole tree from the game version's recipes, drops and smelting: steps[] in words, raw_materials[{item, count, from}] from the world, carried[] (what it takes from the inventory) and tree.",
 		Args: protocol.Schema{
 			protocol.Str("item", "the item to craft, by its registry name, e.g. crafting_table or stick").Req().Len(1, 100),
 			protocol.Int("count", "how many items are wanted", 1, 64*36).Def(1),
@@ -99,18 +246,14 @@ func (t *Tools) registerCraft(c *protocol.Catalog) {
 			if err != nil {
 				return nil, err
 			}
-			info, err := w.Skills().Recipe(name, max(a.Int("count"), 1))
-			if err != nil {
-				return nil, err
-			}
-			return recipeReport(info), nil
+			return w.recipe(name, max(a.Int("count"), 1))
 		},
 	})
 
 	c.Add(protocol.Tool{
 		Name: "mc_craft",
-		Description: "Crafts count of an item (at least: a recipe can make more at a time, 4 planks from a log) from what the bot carries, in the inventory's 2×2 grid or, for a 3×3 recipe, at a crafting table within reach, and answers with how many arrived in the inventory (from the server's own update, never a guess). " +
-			"It does not craft intermediate steps: crafted=false with missing[] says what to get or craft first (planks before sticks); without a table in reach it says how to get one.",
+		Description: "Crafts count of an item (at least: a recipe can make more at a time, 4 planks from a log) from what the bot carries, crafting on the way the intermediates it needs (logs → planks → sticks …, of the recipe variants those the bot carries: any log or plank kind), in the inventory's 2×2 grid or, for a 3×3 recipe, at a crafting table within reach, else the nearest within 24 blocks (it walks there), else one it crafts and places beside itself, and answers with how many arrived in the inventory (from the server's own update, never a guess) and steps[{did, item, count, for?, at?}] (what it did, in order, the item's own craft last). " +
+			"When the bot cannot, crafted=false and missing[{item, count, from}] names every raw material the world provides that the whole tree lacks (the logs for the planks and for the sticks, summed); smelting it would need is named in reason, not done. Reports mc_task_progress per step, with the step in words (step: \"crafting oak_planks for crafting_table\").",
 		Args: protocol.Schema{
 			protocol.Str("item", "the item to craft, by its registry name, e.g. oak_planks, stick, wooden_pickaxe").Req().Len(1, 100),
 			protocol.Int("count", "how many items are wanted", 1, 64*36).Def(1),
@@ -126,20 +269,29 @@ func (t *Tools) registerCraft(c *protocol.Catalog) {
 				return nil, err
 			}
 			count := max(a.Int("count"), 1)
-			r, err := w.Skills().Craft(ctx, name, count, t.taskProgress(ctx, "mc_craft"))
-			out := CraftResult{Crafted: r.Made >= count, Item: name, Count: r.Made, Missing: r.Info.Missing, Reason: r.Reason}
+			out, err := w.craftPlanned(ctx, name, count, t.stepProgress(ctx, "mc_craft"))
 			switch {
 			case errors.Is(err, skill.ErrNoTable):
 				out.Reason, out.NextStep = err.Error(), nextStepTable
 				return out, nil
-			case err != nil && r.Made == 0 && r.Info.Recipe == nil:
+			case err != nil && ctx.Err() != nil:
+				return nil, fmt.Errorf("crafting %s was stopped (%v) after %d arrived and %d steps; the next call starts clean", name, context.Cause(ctx), out.Count, len(out.Steps))
+			case err != nil && out.Count == 0 && len(out.Steps) == 0:
 				return nil, err
 			case err != nil:
-				return nil, fmt.Errorf("crafting %s stopped after %d arrived: %v; %s", name, r.Made, err, nextStepInventory)
+				return nil, fmt.Errorf("crafting %s stopped after %d arrived: %v; %s", name, out.Count, err, nextStepInventory)
 			}
-			if len(out.Missing) > 0 {
-				out.NextStep = fmt.Sprintf("get %d %s first (mc_recipe %s says how, where it can be crafted), then call mc_craft %s again", out.Missing[0].Count, out.Missing[0].Item, out.Missing[0].Item, name)
-			} else if !out.Crafted {
+			switch {
+			case out.Crafted:
+			case len(out.Missing) > 0:
+				var get []string
+				for _, m := range out.Missing {
+					get = append(get, fmt.Sprintf("mc_collect %s %d", m.Item, m.Count))
+				}
+				out.NextStep = fmt.Sprintf("gather the missing raw materials first (%s), then call mc_craft %s again: it crafts the steps between", strings.Join(get, ", "), name)
+			case strings.Contains(out.Reason, "smelt"):
+				out.NextStep = fmt.Sprintf("smelt first (mc_smelt at a furnace), then call mc_craft %s again", name)
+			default:
 				out.NextStep = nextStepInventory
 			}
 			return out, nil

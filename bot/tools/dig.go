@@ -244,6 +244,9 @@ func (t *Tools) registerDig(c *protocol.Catalog) {
 			if name == "" {
 				return nil, errors.New("say what to gather: item (coal, cobblestone, dirt, wood …) or block_type (oak_log, stone …)")
 			}
+			// Right after a join the chunks around the bot are still coming:
+			// "none within 64 blocks" must not mean "not loaded yet".
+			w.awaitFirstChunks(ctx)
 			id, _ := protocol.CallID(ctx)
 			progress := func(done, total int) {
 				t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_collect", ID: id, Done: int64(done), Total: int64(total)})

@@ -102,6 +102,20 @@ func (sw *scriptedWorld) start(t *testing.T, proto int32, opts bot.Options) {
 	sw.w = w
 }
 
+// wholeWorld tells the tools that the columns the scripted server sent
+// are all the world there is (a 3×3 scene on a clock that stands still),
+// so the first world tool does not wait for the ring of columns around the
+// bot that a real server would send next (awaitFirstChunks), which would
+// take ticks the standing clock never gives.
+func (sw *scriptedWorld) wholeWorld(t *testing.T) {
+	t.Helper()
+	w, err := sw.t.session()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mem.waitedForChunks.Store(true)
+}
+
 // command runs a scripted command with mc_command and waits until the
 // script's closing system line (marker) has arrived: mc_command answers
 // after a second without a reply, and a scene of chunks can take a loaded

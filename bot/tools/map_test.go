@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/blockmate/blockmate/bot/wire"
 	blocks "github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
+	"github.com/blockmate/blockmate/protocol"
 )
 
 // mappedWorld is a scripted world that, on the command "scene", sends the
@@ -93,6 +95,7 @@ func TestMapOnEveryVersion(t *testing.T) {
 			if res := w.command(t, "scene", "scene set"); !res.OK {
 				t.Fatal(res.Error)
 			}
+			w.wholeWorld(t)
 			m := decode[mapResult](t, callN(t, w.d, "mc_map", `{"radius":8}`))
 			if m.Center != (BlockPos{0, 64, 0}) || m.Radius != 8 || m.Facing != "west" || m.Yaw != 90 || len(m.Rows) != 17 {
 				t.Fatalf("mc_map = %+v", m)
@@ -151,8 +154,33 @@ func TestMapOnEveryVersion(t *testing.T) {
 // TestMapBeforeAnyChunk: with nothing loaded the map is blank and says why;
 // a radius out of range is refused with the range.
 func TestMapBeforeAnyChunk(t *testing.T) {
-	w := newScriptedWorldWith(t, 769, bot.Options{Clock: core.NewManualClock(time.Unix(1_700_000_000, 0))}, nil, nil)
-	m := decode[mapResult](t, callN(t, w.d, "mc_map", `{"radius":2}`))
+	clock := core.NewManualClock(time.Unix(1_700_000_000, 0))
+	w := newScriptedWorldWith(t, 769, bot.Options{Clock: clock}, nil, nil)
+	// The map waits for the first chunks, a bounded number of ticks, and
+	// then says none came: the clock ticks until the call answers.
+	answer := make(chan protocol.Response, 1)
+	go func() { answer <- callN(t, w.d, "mc_map", `{"radius":2}`) }()
+	ticks := 0
+	var res protocol.Response
+wait:
+	for {
+		select {
+		case res = <-answer:
+			break wait
+		default:
+		}
+		// The clock can tick faster than a loaded machine runs the
+		// waiter: the bound on the ticks given is loose.
+		if ticks++; ticks > 100*firstChunksTicks {
+			t.Fatalf("mc_map did not answer after %d ticks", ticks)
+		}
+		clock.Tick()
+		runtime.Gosched()
+	}
+	if ticks < firstChunksTicks {
+		t.Errorf("mc_map answered after %d ticks, before its wait for the first chunks (%d) was over", ticks, firstChunksTicks)
+	}
+	m := decode[mapResult](t, res)
 	if len(m.Rows) != 5 || m.Rows[2] != "     " || !strings.Contains(m.Note, "no chunks loaded yet") || len(m.Players) != 0 {
 		t.Errorf("mc_map = %+v", m)
 	}

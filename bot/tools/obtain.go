@@ -138,9 +138,9 @@ func stepOf(s plan.Step) ObtainStep {
 	return ObtainStep{Action: string(s.Kind), Item: s.Item, Count: s.Count}
 }
 
-// stepText names a step for the console's task line: "craft 12
+// planStepText names a step for the console's task line: "craft 12
 // oak_planks".
-func stepText(s plan.Step) string {
+func planStepText(s plan.Step) string {
 	switch s.Kind {
 	case plan.PlaceTable, plan.PlaceFurnace:
 		return "place " + s.Item
@@ -199,7 +199,7 @@ func (r *obtainRun) run(ctx context.Context, p *plan.Plan) ObtainResult {
 		}
 		step, index := p.Steps[0], len(r.done)+1
 		total := len(r.done) + len(p.Steps)
-		text := stepText(step)
+		text := planStepText(step)
 		r.report(len(r.done), total, text)
 		got, why, err := r.runStep(ctx, step, func(done, of int) {
 			r.report(len(r.done), total, fmt.Sprintf("%s (%d/%d)", text, done, of))
@@ -251,7 +251,7 @@ func (r *obtainRun) stopped(ctx context.Context, step plan.Step, index int) Obta
 	if c := context.Cause(ctx); c != nil && !errors.Is(c, protocol.ErrStopped) {
 		cause = c.Error()
 	}
-	out.Reason = fmt.Sprintf("stopped by %s during step %d (%s), after %d steps done", cause, index, stepText(step), index-1)
+	out.Reason = fmt.Sprintf("stopped by %s during step %d (%s), after %d steps done", cause, index, planStepText(step), index-1)
 	out.NextStep = fmt.Sprintf("call mc_obtain %s again to go on from what the bot carries", out.Item)
 	out.stopped = true
 	return out

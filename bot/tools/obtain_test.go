@@ -80,6 +80,7 @@ func newObtainWorld(t *testing.T, proto int32, clock *core.ManualClock) (*script
 		st := sw.w.Body().State()
 		return ok && sw.w.Self().Snapshot().OnGround && st.OnGround && !st.Frozen
 	})
+	sw.wholeWorld(t) // the scene's columns are all there is: no ring of chunks to wait for
 	return sw, digs
 }
 

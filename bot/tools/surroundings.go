@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/blockmate/blockmate/bot/entity"
 	"github.com/blockmate/blockmate/bot/mcdata"
@@ -21,9 +20,15 @@ type BlockPos struct {
 	Z int `json:"z"`
 }
 
-// firstChunksWait bounds how long a world tool waits for the bot's own
-// column right after a join, when the server is still sending chunks.
-const firstChunksWait = 3 * time.Second
+// firstChunksTicks bounds, in game ticks (4 s), how long a world tool
+// waits for the chunks around the bot right after a join, while the server
+// is still sending them; chunksAroundRadius is how many columns each way
+// it waits for (5×5 columns, 80 blocks across: where the nearest tree or
+// ore usually is, and what flying-squid sends a newcomer first).
+const (
+	firstChunksTicks   = 80
+	chunksAroundRadius = 2
+)
 
 // Limits of the world tools' arguments.
 const (
@@ -132,13 +137,27 @@ func (w *session) feet() blocks.BlockPos {
 	return blocks.BlockPos{X: int(math.Floor(p.X)), Y: int(math.Floor(p.Y)), Z: int(math.Floor(p.Z))}
 }
 
-// awaitFirstChunks waits, right after a join, for the bot's own column to
-// arrive (on the store's notifications), so that a question asked at once
-// is not answered from an empty world. It waits once per session: a
-// server that sends no chunks is not waited for again.
+// awaitFirstChunks waits, right after a join, for the chunks around the
+// bot (chunksAroundRadius columns each way, at most the server's view
+// distance) to arrive, so that a question asked at once is answered from
+// the world rather than from the first columns that happened to arrive:
+// "not loaded yet" must never read as "none". Every tool that needs the
+// world calls it first. It waits once per session, at most
+// firstChunksTicks of the session's ticks, woken by each column's
+// arrival: a server that never sends some column is not waited for again.
+// Later calls wait only when the bot's own column is missing (after a
+// teleport), with the same bound.
 func (w *session) awaitFirstChunks(ctx context.Context) {
-	if w.Level().View().Len() == 0 && !w.mem.waitedForChunks.Swap(true) {
-		w.Level().WaitLoaded(ctx, w.feet(), firstChunksWait)
+	lv := w.Level()
+	if !w.mem.waitedForChunks.Load() {
+		lv.AwaitAround(ctx, chunksAroundRadius, firstChunksTicks)
+		if ctx.Err() == nil {
+			w.mem.waitedForChunks.Store(true)
+		}
+		return
+	}
+	if !lv.AroundLoaded(0) {
+		lv.AwaitAround(ctx, 0, firstChunksTicks)
 	}
 }
 

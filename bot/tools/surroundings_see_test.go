@@ -129,6 +129,7 @@ func TestTheBotSeesTheWorld(t *testing.T) {
 			if res := w.command(t, "scene", "scene set"); !res.OK {
 				t.Fatal(res.Error)
 			}
+			w.wholeWorld(t)
 
 			// mc_find_blocks: nearest first, from the bot's feet (0 64 0).
 			find := decode[findResult](t, callN(t, w.d, "mc_find_blocks", `{"block_type":"Oak Log"}`))

@@ -277,6 +277,41 @@ func (w *World) WaitLoaded(ctx context.Context, p world.BlockPos, timeout time.D
 	}
 }
 
+// AroundLoaded says whether every column within r chunks of the bot's
+// own column is loaded; r is capped at the server's view distance, since
+// the server sends nothing beyond it.
+func (w *World) AroundLoaded(r int) bool {
+	if w.store == nil {
+		return false
+	}
+	w.mu.Lock()
+	r = min(r, w.radius)
+	w.mu.Unlock()
+	pos := w.self.Snapshot().Position
+	c := world.BlockPos{X: floor(pos.X), Z: floor(pos.Z)}.Chunk()
+	for dx := -r; dx <= r; dx++ {
+		for dz := -r; dz <= r; dz++ {
+			if !w.store.Loaded(world.ChunkPos{X: c.X + int32(dx), Z: c.Z + int32(dz)}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// AwaitAround waits until the columns within r chunks of the bot are
+// loaded (AroundLoaded), at most limit ticks of the session's tick
+// service, waking on the store's notifications; it reports whether they
+// are. Right after a join the server is still sending the chunks around
+// the bot: a question answered from the columns that happened to arrive
+// first would call "not loaded yet" "none".
+func (w *World) AwaitAround(ctx context.Context, r int, limit uint64) bool {
+	if w.store == nil {
+		return false
+	}
+	return w.s.Await(ctx, limit, func() bool { return w.AroundLoaded(r) }, w.store.Changed) == nil
+}
+
 // ---- the handlers (the read loop) ----
 
 func (w *World) login(r *wire.Reader) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -385,5 +386,64 @@ func TestWaitLoaded(t *testing.T) {
 	cancel()
 	if h.w.WaitLoaded(ctx, world.BlockPos{X: 100, Y: 0, Z: 100}, time.Minute) {
 		t.Error("WaitLoaded answered true for a column never sent")
+	}
+}
+
+// TestAwaitAround: right after a join the wait ends when the columns
+// around the bot have all arrived, and a column that never comes ends it
+// after its ticks, not before, and not on the clock's time.
+func TestAwaitAround(t *testing.T) {
+	h := joined(t, 769, 8, 70, 8, 4)
+	done := make(chan bool, 1)
+	go func() { done <- h.w.AwaitAround(context.Background(), 1, 40) }()
+	// Eight of the nine columns around (0, 0): not yet.
+	for x := int32(-1); x <= 1; x++ {
+		for z := int32(-1); z <= 1; z++ {
+			if x == 1 && z == 1 {
+				continue
+			}
+			h.chunk(h.flat(x, z))
+		}
+	}
+	select {
+	case <-done:
+		t.Fatal("AwaitAround ended with a column around the bot missing")
+	default:
+	}
+	h.chunk(h.flat(1, 1))
+	if !<-done {
+		t.Error("AwaitAround did not see the last column load")
+	}
+	if !h.w.AroundLoaded(1) {
+		t.Error("AroundLoaded is false with all nine columns there")
+	}
+
+	// Radius 2 needs the ring at distance 2, which never comes: the wait
+	// runs out after its 40 ticks of the session, not before. The clock
+	// ticks faster than a loaded machine may run the waiter, so the bound
+	// on the ticks given is loose; the session's own count is the measure.
+	started := make(chan uint64)
+	go func() {
+		started <- h.S.Tick()
+		done <- h.w.AwaitAround(context.Background(), 2, 40)
+	}()
+	from := <-started
+	for given := 0; ; given++ {
+		select {
+		case ok := <-done:
+			if ok {
+				t.Error("AwaitAround answered true for columns never sent")
+			}
+			if ran := h.S.Tick() - from; ran < 40 {
+				t.Errorf("AwaitAround gave up after %d ticks of the session, want 40", ran)
+			}
+			return
+		default:
+		}
+		if given > 4000 {
+			t.Fatalf("AwaitAround did not give up after %d ticks given (%d run)", given, h.S.Tick()-from)
+		}
+		h.Clock.Tick()
+		runtime.Gosched()
 	}
 }
