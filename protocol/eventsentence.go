@@ -50,6 +50,9 @@ type EventFields struct {
 	Buttons   []string        `json:"buttons"`
 	Text      string          `json:"text"`
 	Accepted  bool            `json:"accepted"`
+	TaskID    string          `json:"task_id"`
+	OK        *bool           `json:"ok"`
+	Error     string          `json:"error"`
 }
 
 // EventSentence is an event as one sentence for people: "alex joined",
@@ -156,6 +159,14 @@ func progressSentence(f EventFields) string {
 		text += fmt.Sprintf(": %d of %d", *f.Done, *f.Total)
 	}
 	return text
+}
+
+func taskDoneSentence(f EventFields) string {
+	text := "Task " + name(f.TaskID, "?") + " (" + strings.TrimPrefix(name(f.Tool, "a tool"), "mc_") + ")"
+	if f.OK != nil && !*f.OK {
+		return text + " failed: " + untrusted.Line(f.Error)
+	}
+	return text + " finished"
 }
 
 func stuckSentence(f EventFields) string {

@@ -37,6 +37,7 @@ func (t *Tools) registerCombat(c *protocol.Catalog) {
 			protocol.Str("target", "nearest_hostile, a username, or an entity type such as zombie").Req().Len(1, 100),
 		},
 		Effect:        protocol.Destructive,
+		Long:          true,
 		UntrustedText: true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.alive("fight")

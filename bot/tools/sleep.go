@@ -34,6 +34,7 @@ func (t *Tools) registerSleep(c *protocol.Catalog) {
 			fmt.Sprintf("Beds work only at night (time of day %d to %d in clear weather) or in a thunderstorm, with no monsters near and in the overworld; when the server refuses, sleeping=false and reason says why in the game's words (it is day, too far away, occupied, monsters nearby). ", skill.NightStart, skill.NightEnd) +
 			"mc_stop gets the bot out of bed.",
 		Effect: protocol.Write,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.session()
 			if err != nil {
