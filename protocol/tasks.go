@@ -272,6 +272,9 @@ func registerTaskResult(c *Catalog, d *Dispatcher) {
 		Args:      Schema{Str("task_id", "the task_id from the call's early answer, e.g. task-3").Req().Len(1, 128)},
 		Effect:    Read,
 		LocalOnly: true,
+		// The result is another tool's, which may carry what players
+		// wrote (an attack's target, a chat reply).
+		UntrustedText: true,
 		Handler: func(_ context.Context, a Args) (any, error) {
 			return d.TaskResult(a.String("task_id"))
 		},
