@@ -148,6 +148,9 @@ type RunningCall struct {
 	// Background marks a task a call left running, which has no request
 	// of its own.
 	Background bool
+	// CallID, for a task a Long call became when it outlived its wait, is
+	// that call's id: its progress still carries it.
+	CallID string
 	// Cancelled is true once the call's context is cancelled (mc_stop,
 	// CancelBefore, Cancel, shutdown) while it is still unwinding or not
 	// yet started: it is listed until it answers, but it will do nothing

@@ -196,7 +196,7 @@ func (d *Dispatcher) toBackground(call *inflight) (*task, bool) {
 	d.nextTask++
 	id := fmt.Sprintf("task-%d", d.nextTask)
 	entry := &inflight{
-		RunningCall: RunningCall{ID: id, Tool: call.Tool, Started: call.Started, Args: call.Args, Origin: call.Origin, Background: true},
+		RunningCall: RunningCall{ID: id, Tool: call.Tool, Started: call.Started, Args: call.Args, Origin: call.Origin, Background: true, CallID: call.ID},
 		ctx:         call.ctx, cancel: call.cancel, background: true, seq: call.seq, key: id, ended: call.ended,
 	}
 	call.task = entry

@@ -238,3 +238,34 @@ func TestFinishedTasksAreKeptBoundedOldestForgottenFirst(t *testing.T) {
 		t.Fatalf("kept %d tasks, %d finished; want %d", n, f, maxKeptTasks)
 	}
 }
+
+// TestTheSidecarAnswersALongCallEarlyAndSendsItsEnd: over the sidecar,
+// with --wait's default, a long call answers running once the wait runs
+// out, and its end follows on stdout as the mc_task_done event.
+func TestTheSidecarAnswersALongCallEarlyAndSendsItsEnd(t *testing.T) {
+	d, clock, progressed, release := taskDispatcher(t)
+	p := startPipeSidecar(t, d, SidecarOptions{DefaultWait: 50 * time.Second})
+	p.send(`{"id":"s1","tool":"mc_slow"}`)
+	await(t, progressed, "progress")
+	clock.fire(t)
+	resp := p.response(t)
+	result, _ := resp["result"].(map[string]any)
+	if resp["id"] != "s1" || resp["ok"] != true || result["running"] != true || result["task_id"] != "task-1" {
+		t.Fatalf("early answer %v", resp)
+	}
+	close(release)
+	for {
+		select {
+		case line := <-p.lines:
+			if !strings.Contains(line, `"name":"mc_task_done"`) {
+				continue
+			}
+			if want := `{"type":"event","name":"mc_task_done","payload":{"task_id":"task-1","tool":"mc_slow","ok":true,"result":{"collected":true,"count":3}}}`; line != want {
+				t.Fatalf("stdout %s, want %s", line, want)
+			}
+			return
+		case <-time.After(10 * time.Second):
+			t.Fatal("no mc_task_done on stdout")
+		}
+	}
+}

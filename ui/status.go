@@ -109,7 +109,13 @@ func (p statusPane) lines(width int) []string {
 	if len(st.Task) > 0 {
 		names := make([]string, 0, len(st.Task))
 		for _, t := range st.Task {
-			names = append(names, taskText(p.progress, t.ID, t.Tool, t.Args))
+			// A task a long call became reports progress under the
+			// call's id.
+			id := t.ID
+			if t.CallID != "" {
+				id = t.CallID
+			}
+			names = append(names, taskText(p.progress, id, t.Tool, t.Args))
 		}
 		task = s.Timeline.Running.Render(strings.Join(names, ", "))
 	}

@@ -69,3 +69,24 @@ func TestProgressBookIsBounded(t *testing.T) {
 		t.Errorf("taskText = %q", got)
 	}
 }
+
+// TestABackgroundTaskShowsItsCallsProgress: a long call that answered
+// early is listed as a task with an id of its own, and its progress still
+// comes under the call's id: the status pane matches the two.
+func TestABackgroundTaskShowsItsCallsProgress(t *testing.T) {
+	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
+	st := fixtureStatus(20)
+	args := map[string]json.RawMessage{"block_type": json.RawMessage(`"oak_log"`), "count": json.RawMessage(`16`)}
+	st.Task = []protocol.RunningCall{{ID: "task-1", CallID: "mcp-3", Tool: "mc_collect", Args: args, Started: epoch, Background: true}}
+	m = update(m, statusMsg{Status: st})
+	m.applyBatch(batchMsg{Events: []protocol.Event{event("mc_task_progress", epoch, map[string]any{"tool": "mc_collect", "id": "mcp-3", "done": 5, "total": 16})}})
+	for _, l := range m.status.lines(60) {
+		if l := ansi.Strip(l); strings.HasPrefix(l, "Task") {
+			if !strings.Contains(l, "collected 5/16 oak_log") {
+				t.Errorf("the task line is %q, want collected 5/16 oak_log", l)
+			}
+			return
+		}
+	}
+	t.Error("no task line")
+}
