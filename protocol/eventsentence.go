@@ -53,6 +53,7 @@ type EventFields struct {
 	TaskID    string          `json:"task_id"`
 	OK        *bool           `json:"ok"`
 	Error     string          `json:"error"`
+	Did       string          `json:"did"`
 }
 
 // EventSentence is an event as one sentence for people: "alex joined",
@@ -159,6 +160,14 @@ func progressSentence(f EventFields) string {
 		text += fmt.Sprintf(": %d of %d", *f.Done, *f.Total)
 	}
 	return text
+}
+
+func behaviorSentence(f EventFields) string {
+	did := untrusted.Line(f.Did)
+	if did == "" {
+		return "Looked after itself"
+	}
+	return strings.ToUpper(did[:1]) + did[1:]
 }
 
 func taskDoneSentence(f EventFields) string {

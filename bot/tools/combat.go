@@ -73,7 +73,8 @@ func (t *Tools) registerCombat(c *protocol.Catalog) {
 			if err != nil {
 				return nil, err
 			}
-			w.Combat().SetDefending(a.Bool("enabled"))
+			// One switch for defending: mc_set_behavior's.
+			t.setBehavior("defend", a.Bool("enabled"))
 			return DefendResult{Defending: w.Combat().Defending()}, nil
 		},
 	})
