@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -127,5 +132,73 @@ func TestMcDefendIsTheDefendBehavior(t *testing.T) {
 	}
 	if res := callN(t, sw.d, "mc_set_behavior", `{"name":"dance","enabled":true}`); res.OK || !strings.Contains(res.Error, "eat") {
 		t.Errorf("an unknown behaviour: %s %q", res.Result, res.Error)
+	}
+}
+
+// TestTheRespawnBehaviorRespawnsADeadBot: with respawn on, a bot that
+// dies asks the server to respawn it at once, with no call, and says where
+// it stands again; off (the default), it waits for mc_respawn.
+func TestTheRespawnBehaviorRespawnsADeadBot(t *testing.T) {
+	const proto = 769
+	kill := func(f *fakeServer) {
+		f.Send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) { w.Float32(0); w.VarInt(20); w.Float32(5) })
+	}
+	var respawns atomic.Int32
+	world := func(behaviors map[string]bool) *scriptedWorld {
+		sw := &scriptedWorld{rec: fakeserver.NewRecorder(t), behaviors: behaviors}
+		sw.port = fakeserver.StartWorld(t, proto, func(f *fakeServer) {
+			f.Login(-1)
+			f.Configure()
+			f.Play(42, 0.5, 64, 0.5)
+			f.Send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) { w.Float32(20); w.VarInt(20); w.Float32(5) })
+			for {
+				p, r := f.Next()
+				if r == nil {
+					return
+				}
+				switch p {
+				case mcdata.ServerboundPlayChatCommand:
+					if r.String(256) == "kill" {
+						kill(f)
+						f.SystemLine("killed")
+					}
+				case mcdata.ServerboundPlayClientCommand:
+					respawns.Add(1)
+					f.Send(mcdata.ClientboundPlayRespawn, func(w *wire.Writer) { w.Raw(fakeserver.RespawnBody(proto, 0, "minecraft:overworld")) })
+					f.Send(mcdata.ClientboundPlayUpdateHealth, func(w *wire.Writer) { w.Float32(20); w.VarInt(20); w.Float32(5) })
+					f.Position(2, 3.5, 65, 4.5, 0)
+				}
+			}
+		})
+		sw.start(t, proto, bot.Options{})
+		return sw
+	}
+
+	sw := world(map[string]bool{"respawn": true})
+	events, unsubscribe := sw.d.Events().Subscribe(64)
+	defer unsubscribe()
+	sw.command(t, "kill", "killed")
+	ev := nextBehavior(t, events)
+	if string(ev.Payload) != `{"name":"respawn","did":"respawned at 3.5 65 4.5"}` {
+		t.Fatalf("mc_behavior %s", ev.Payload)
+	}
+	waitFor(t, func() bool { return !sw.w.Self().Snapshot().Dead }, "the bot alive again")
+	if n := respawns.Load(); n != 1 {
+		t.Errorf("the bot asked to respawn %d times", n)
+	}
+
+	// Off, a death waits for mc_respawn.
+	respawns.Store(0)
+	off := world(nil)
+	off.command(t, "kill", "killed")
+	waitFor(t, func() bool { return off.w.Self().Snapshot().Dead }, "the bot dead")
+	looked := off.t.care.looked.Load()
+	off.t.care.wake()
+	waitFor(t, func() bool { return off.t.care.looked.Load() > looked }, "the behaviours looking again")
+	// The server reads in order: a respawn sent before this command
+	// would be counted by the time it answers.
+	off.command(t, "kill", "killed")
+	if n := respawns.Load(); n != 0 {
+		t.Errorf("with respawn off the bot asked to respawn %d times", n)
 	}
 }
