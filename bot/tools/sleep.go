@@ -27,6 +27,37 @@ type SleepResult struct {
 	NextStep  string `json:"next_step,omitempty"`
 }
 
+// sleepProgress reports, while the bot lies asleep, how far the night has
+// come, as mc_task_progress: done and total in ticks of the time of day,
+// from when it lay down to the morning (24000). A night can last minutes
+// when other players stay up: a sidecar client shows a bar, and an MCP
+// client hears it between its heartbeats. It waits on the bot's own state
+// (the server's time updates) and ends with ctx.
+func (t *Tools) sleepProgress(ctx context.Context, w *session) {
+	id, ok := protocol.CallID(ctx)
+	if !ok {
+		return
+	}
+	from := int64(-1)
+	for {
+		changed := w.Self().Changed()
+		me := w.Self().Snapshot()
+		if tod, ok := skill.TimeOfDay(me); ok && me.Sleeping {
+			if from < 0 {
+				from = tod
+			}
+			if tod >= from {
+				t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_sleep", ID: id, Done: tod - from, Total: 24000 - from})
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 func (t *Tools) registerSleep(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_sleep",
@@ -52,7 +83,10 @@ func (t *Tools) registerSleep(c *protocol.Catalog) {
 				}
 				return nil
 			}
+			progress, stopProgress := context.WithCancel(ctx)
+			go t.sleepProgress(progress, w)
 			r, err := w.Skills().Sleep(ctx, use)
+			stopProgress()
 			if err != nil {
 				// Stopped in bed, the skill has sent the leave-bed action.
 				return nil, stopped(ctx, "the sleep", err)
