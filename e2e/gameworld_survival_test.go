@@ -311,8 +311,9 @@ func (g *gameScene) mapsForestAndLake() {
 		}
 	}
 	// The map's legend names kinds of ground: the lake is water, the
-	// canopy leaves, the clearings grass.
-	for _, want := range []string{"water", "leaves", "grass"} {
+	// canopy leaves, the clearings grass, and the trunks under the
+	// canopy wood.
+	for _, want := range []string{"water", "leaves", "grass", "wood"} {
 		if seen[want] == 0 {
 			g.t.Errorf("mc_map shows no %s: %v", want, seen)
 		}

@@ -11,6 +11,7 @@ import (
 // sleepResult is mc_sleep's result.
 type sleepResult struct {
 	Sleeping   bool   `json:"sleeping"`
+	Slept      bool   `json:"slept"`
 	Woke       string `json:"woke"`
 	SleptTicks *int   `json:"slept_ticks"`
 	TimeOfDay  *int   `json:"time_of_day"`
@@ -174,7 +175,7 @@ func (s *skillScene) sleep(version string) {
 	// The bot counts its own ticks asleep; the server's, which decide,
 	// are read from its log below (a server running late ticks back to
 	// back fits its 100 into fewer of the bot's).
-	if !night.Sleeping || night.Woke != "morning" || night.SleptTicks == nil || *night.SleptTicks == 0 || night.TimeOfDay == nil || *night.TimeOfDay >= 12542 {
+	if night.Sleeping || !night.Slept || night.Woke != "morning" || night.SleptTicks == nil || *night.SleptTicks == 0 || night.TimeOfDay == nil || *night.TimeOfDay >= 12542 {
 		s.t.Errorf("mc_sleep at night = %s, want slept and woke in the morning", r.Result)
 	}
 	var sleeps []struct {

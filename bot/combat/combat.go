@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,7 +86,7 @@ func (f *Combat) onTick(n uint64) {
 // ---- the cooldown ----
 
 // weaponPattern splits a tool's name into tier and kind.
-var weaponPattern = regexp.MustCompile(`^(wooden|stone|iron|golden|diamond|netherite)_(sword|axe|pickaxe|shovel|hoe)$`)
+var weaponPattern = regexp.MustCompile(`^(wooden|stone|copper|iron|golden|diamond|netherite)_(sword|axe|pickaxe|shovel|hoe)$`)
 
 // AttackSpeed is the held item's attacks per second at full strength: the
 // game's attack_speed attribute (base 4, plus the item's modifier from its
@@ -112,9 +113,72 @@ func AttackSpeed(item string) float64 {
 	case "shovel":
 		return 1.0
 	case "axe":
-		return map[string]float64{"wooden": 0.8, "stone": 0.8, "iron": 0.9, "golden": 1.0, "diamond": 1.0, "netherite": 1.0}[tier]
+		return map[string]float64{"wooden": 0.8, "stone": 0.8, "copper": 0.8, "iron": 0.9, "golden": 1.0, "diamond": 1.0, "netherite": 1.0}[tier]
 	}
-	return map[string]float64{"wooden": 1, "golden": 1, "stone": 2, "iron": 3, "diamond": 4, "netherite": 4}[tier]
+	return map[string]float64{"wooden": 1, "golden": 1, "stone": 2, "copper": 2, "iron": 3, "diamond": 4, "netherite": 4}[tier]
+}
+
+// AttackDamage is the damage of a full-strength hit with the item, in
+// half hearts: the game's attack_damage attribute (base 1, plus the
+// item's modifier from its default components, Items.java / ToolMaterial,
+// 1.21; copper's tier from 1.21.9's ToolMaterial.COPPER, a bonus of 1
+// as stone's), before enchantments and criticals. Anything that is no weapon
+// hits as the hand does (1).
+func AttackDamage(item string) float64 {
+	switch item {
+	case "trident":
+		return 9
+	case "mace":
+		return 6 // before the fall's bonus
+	}
+	m := weaponPattern.FindStringSubmatch(item)
+	if m == nil {
+		return 1
+	}
+	tier, kind := m[1], m[2]
+	bonus := map[string]float64{"wooden": 0, "golden": 0, "stone": 1, "copper": 1, "iron": 2, "diamond": 3, "netherite": 4}[tier]
+	switch kind {
+	case "sword":
+		return 4 + bonus
+	case "pickaxe":
+		return 2 + bonus
+	case "shovel":
+		return 2.5 + bonus
+	case "axe":
+		return map[string]float64{"wooden": 7, "golden": 7, "stone": 9, "copper": 9, "iron": 9, "diamond": 9, "netherite": 10}[tier]
+	}
+	return 1 // hoes hit as the hand
+}
+
+// BestWeapon is the carried item that deals the most damage a second at
+// full strength, "" when nothing beats the hand. A mob hurt is immune for
+// the next 10 ticks (LivingEntity's invulnerableTime of 20, hurt only
+// above 10), so no weapon lands more than two hits a second: the rate is
+// damage × min(attacks a second, 2). A sword or an axe, then a pickaxe,
+// beats a fist, whose 4 swings a second land only 2.
+func BestWeapon(carried map[string]int) string {
+	best, bestDPS := "", damagePerSecond("")
+	names := make([]string, 0, len(carried))
+	for name, n := range carried {
+		if n > 0 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names) // the same bag picks the same weapon
+	for _, name := range names {
+		if dps := damagePerSecond(name); dps > bestDPS+1e-9 {
+			best, bestDPS = name, dps
+		}
+	}
+	return best
+}
+
+// hitsPerSecond is the most hits a second that hurt a mob (its 10 ticks
+// of immunity after each).
+const hitsPerSecond = 2
+
+func damagePerSecond(item string) float64 {
+	return AttackDamage(item) * min(AttackSpeed(item), hitsPerSecond)
 }
 
 // CooldownTicks is how many ticks after a swing the attack strength is
@@ -230,7 +294,21 @@ type Result struct {
 	// Hits is how many attacks were sent.
 	Hits   int
 	Killed bool
-	Reason string
+	// Weapon is what the bot held for the fight ("" for the hand).
+	Weapon string
+	// Died is true when the bot died in the fight; LowHealth when it
+	// stopped because its health fell to the low-health mark.
+	Died      bool
+	LowHealth bool
+	Health    float32
+	Reason    string
+}
+
+// Options shape one fight.
+type Options struct {
+	// ToTheEnd keeps fighting below the low-health mark; without it the
+	// bot stops there, as a player backs off to eat and heal.
+	ToTheEnd bool
 }
 
 // maxFightTicks bounds one Attack: a minute of game time.
@@ -244,13 +322,23 @@ const comeBackTicks = 60
 // target and hits at full attack strength; out of reach it asks the body
 // to close in. Killed is true once the server says the target died (its
 // death event or health 0), or removed it right after a hit.
-func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
+//
+// It fights with the best weapon carried (BestWeapon), taken in hand
+// first, and, unless opts.ToTheEnd, stops with LowHealth set once the
+// bot's health is at the low-health mark (mc_low_health's).
+func (f *Combat) Attack(ctx context.Context, target string, opts Options) (Result, error) {
 	e, err := f.find(target)
 	if err != nil {
 		return Result{}, err
 	}
 	res := Result{Target: e.Type, Name: e.Username}
 	id := e.ID
+	if me := f.me.Snapshot(); me.HasHealth && !opts.ToTheEnd && me.Health <= f.me.LowHealthThreshold() {
+		res.LowHealth, res.Health = true, me.Health
+		res.Reason = fmt.Sprintf("the bot's health is low (%.0f of %d): it does not start a fight like this", me.Health, self.MaxHealth)
+		return res, nil
+	}
+	res.Weapon = f.takeWeapon(ctx)
 	// The fight counts its ticks (the cooldown, the deadline) in real
 	// time from the start.
 	defer f.s.HoldRealTime()()
@@ -277,8 +365,15 @@ func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
 			res.Reason = fmt.Sprintf("the %s was still alive after %d hits and a minute of fighting", res.Target, res.Hits)
 			return res, nil
 		}
-		if f.me.Snapshot().Dead {
+		me := f.me.Snapshot()
+		if me.Dead {
+			res.Died = true
 			res.Reason = "the bot died"
+			return res, nil
+		}
+		if me.HasHealth && !opts.ToTheEnd && me.Health <= f.me.LowHealthThreshold() {
+			res.LowHealth, res.Health = true, me.Health
+			res.Reason = fmt.Sprintf("the bot stopped fighting at low health (%.0f of %d) after %d hits", me.Health, self.MaxHealth, res.Hits)
 			return res, nil
 		}
 		if d := f.distance(f.eyes(), cur); d > physics.EntityReach {
@@ -323,6 +418,37 @@ func (f *Combat) Attack(ctx context.Context, target string) (Result, error) {
 			return res, err
 		}
 	}
+}
+
+// takeWeapon holds the best weapon carried for a fight and names what is
+// held; a weapon that cannot be taken in hand leaves the fight to what is
+// held rather than stopping it.
+func (f *Combat) takeWeapon(ctx context.Context) string {
+	v := f.inv.View()
+	carried := map[string]int{}
+	for s := inventory.SlotMainFirst; s <= inventory.SlotOffhand; s++ {
+		if st := v.Slots[s]; !st.Empty() {
+			carried[inventory.StackName(st)] += int(st.Count)
+		}
+	}
+	held := inventory.StackName(v.Held())
+	best := BestWeapon(carried)
+	if best == "" || best == held {
+		return weaponName(best)
+	}
+	if r, err := f.inv.Equip(ctx, best, inventory.Hand); err == nil && r.Equipped {
+		return best
+	}
+	return weaponName(inventory.StackName(f.inv.View().Held()))
+}
+
+// weaponName is what the answer says the bot fought with: "" (the hand)
+// for anything that hits no harder than a fist.
+func weaponName(held string) string {
+	if damagePerSecond(held) <= damagePerSecond("")+1e-9 {
+		return ""
+	}
+	return held
 }
 
 // waitTick waits for the next tick or an entity change.

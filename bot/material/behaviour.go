@@ -111,7 +111,7 @@ var supportRules = []struct {
 	{Below, rules{
 		names: []string{
 			"torch", "soul_torch", "redstone_torch", "copper_torch", "fire", "soul_fire",
-			"short_grass", "fern", "dead_bush", "bush", "short_dry_grass", "tall_dry_grass", "firefly_bush",
+			"short_grass", "fern", "dead_bush", "bush", "short_dry_grass", "tall_dry_grass", "firefly_bush", "red_shrub",
 			"seagrass", "sea_pickle", "kelp", "kelp_plant", "lily_pad", "frogspawn", "turtle_egg",
 			"dandelion", "golden_dandelion", "torchflower", "poppy", "blue_orchid", "allium", "azure_bluet",
 			"oxeye_daisy", "cornflower", "wither_rose", "lily_of_the_valley", "open_eyeblossom", "closed_eyeblossom",

@@ -179,6 +179,10 @@ func Attach(s *core.Session, reg *registry.Registry, opts Options) *Self {
 // attacker's type; without it, mc_hurt names the kind of damage.
 func (f *Self) SetAttackerType(typeOf func(id int32) (string, bool)) { f.attackerType.Store(&typeOf) }
 
+// LowHealthThreshold is the health at or under which mc_low_health
+// fires: a fight stops there too unless told to go on.
+func (f *Self) LowHealthThreshold() float32 { return f.opts.LowHealthThreshold }
+
 // Snapshot copies the bot's state.
 func (f *Self) Snapshot() Snapshot {
 	f.mu.Lock()

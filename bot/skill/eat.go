@@ -86,22 +86,25 @@ func (k *Skills) Eat(ctx context.Context, name string) (EatResult, error) {
 	defer end()
 	v := k.inv.View()
 	have := Have(v)
+	// Every answer carries the food level at its end, the refusals too
+	// (a "no food" answer once said food 0 while the bot's was 6).
+	me := k.me.Snapshot()
+	res := EatResult{Item: name, Food: me.Food, Saturation: me.Saturation}
 	if name == "" {
 		best, ok := BestFood(k.game, have)
 		if !ok {
-			return EatResult{}, ErrNoFood
+			return res, ErrNoFood
 		}
 		name = best
+		res.Item = name
 	}
 	it := k.game.ItemByName(name)
 	if it == nil || it.Food == nil {
-		return EatResult{Item: name}, fmt.Errorf("%s is not food", name)
+		return res, fmt.Errorf("%s is not food", name)
 	}
 	if have[name] == 0 {
-		return EatResult{Item: name}, fmt.Errorf("%w: no %s in the inventory", inventory.ErrNotCarried, name)
+		return res, fmt.Errorf("%w: no %s in the inventory", inventory.ErrNotCarried, name)
 	}
-	me := k.me.Snapshot()
-	res := EatResult{Item: name, Food: me.Food, Saturation: me.Saturation}
 	if !me.HasHealth {
 		return res, errors.New("the server has not said how hungry the bot is yet; try again in a moment")
 	}

@@ -25,9 +25,14 @@ var ErrPlayerNotInSight = errors.New("that player is not in sight")
 type GiveResult struct {
 	// Given is how many left the bot's inventory, as the server's answers
 	// say.
-	Given  int
-	Left   int
-	Reason string
+	Given int
+	Left  int
+	// OnGround counts what still lay near the player once the pick-up
+	// delay was over (0: they took it all); TookBack what the bot picked
+	// back up meanwhile (it stands away from the stacks, so normally 0).
+	OnGround int
+	TookBack int
+	Reason   string
 }
 
 // findPlayer is the player entity with that username (any case).
@@ -67,10 +72,15 @@ func (k *Skills) Give(ctx context.Context, username, item string, count int) (Gi
 	if now, ok := k.ents.Get(p.ID); ok {
 		p = now
 	}
-	// Looking at their chest throws the stack at them: a throw aimed at
-	// the feet from a few blocks away lands short of the player.
-	chest := geom.Vec3{X: p.Position.X, Y: p.Position.Y + 1, Z: p.Position.Z}
-	if err := k.body.LookAt(ctx, chest); err != nil {
+	// Looking just above their feet lands the stack at them. A throw
+	// leaves the eyes 0.3 low at 0.3 blocks a tick along the look, plus
+	// 0.1 up and a random ±0.1 (the game's Player.drop), and slides on
+	// when it lands: simulated with the game's item friction, aimed there
+	// from 1.5 to 2 blocks it lands within 0.6 of the player, well inside
+	// their pick-up box (1.3 beyond their sides); aimed at the chest it
+	// overshot by up to 1.2 and once in CI lay out of their reach.
+	aim := geom.Vec3{X: p.Position.X, Y: p.Position.Y + 0.25, Z: p.Position.Z}
+	if err := k.body.LookAt(ctx, aim); err != nil {
 		return GiveResult{}, err
 	}
 	if v := k.inv.View(); v.Container != nil {
@@ -79,10 +89,49 @@ func (k *Skills) Give(ctx context.Context, username, item string, count int) (Gi
 		}
 	}
 	r, err := k.inv.Drop(ctx, item, count)
-	if err == nil && r.Dropped > 0 {
-		k.stepBack(ctx, p.Position)
+	res := GiveResult{Given: r.Dropped, Left: r.Left, Reason: r.Reason}
+	if err != nil || r.Dropped == 0 {
+		return res, err
 	}
-	return GiveResult{Given: r.Dropped, Left: r.Left, Reason: r.Reason}, err
+	k.stepBack(ctx, p.Position)
+	// Wait out the pick-up delay away from the stacks, so that the answer
+	// says what is true at its end: whether the player took them, or what
+	// still lies at their feet (an answer of "given" once came two
+	// seconds before the bot picked its gift back up).
+	after := k.inv.View().Count(item)
+	werr := k.waitOn(ctx, handOverTicks, k.ents.Changed, func() bool { return k.itemsNear(item, p.Position) == 0 })
+	if werr != nil && !errors.Is(werr, errTimedOut) {
+		return res, werr
+	}
+	res.OnGround = k.itemsNear(item, p.Position)
+	res.TookBack = max(k.inv.View().Count(item)-after, 0)
+	res.Left = k.inv.View().Count(item)
+	return res, nil
+}
+
+// handOverTicks bounds the wait for the player to take what was thrown:
+// the game's 40-tick pick-up delay, and a second more for the stacks to
+// settle and the server's pick-up to arrive.
+const handOverTicks = 60
+
+// handOverRadius is how far from the player a thrown stack still counts
+// as lying at their feet: their pick-up box (1.3 beyond their sides) and
+// the slide of a throw that landed short or long.
+const handOverRadius = 3
+
+// itemsNear counts the item entities of that item within handOverRadius
+// of a point (horizontally, and within two blocks up or down).
+func (k *Skills) itemsNear(item string, at geom.Vec3) int {
+	n := 0
+	for _, e := range k.ents.All() {
+		if e.Item == nil || e.Item.Name != item {
+			continue
+		}
+		if math.Hypot(e.Position.X-at.X, e.Position.Z-at.Z) <= handOverRadius && math.Abs(e.Position.Y-at.Y) <= 2 {
+			n += int(e.Item.Count)
+		}
+	}
+	return n
 }
 
 // stepBackDistance is how far the bot steps away from the player after a

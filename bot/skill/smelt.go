@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/blockmate/blockmate/bot/inventory"
@@ -44,8 +45,10 @@ type SmeltResult struct {
 	// in the inventory.
 	Output  string
 	Smelted int
-	Fuel    string
-	Reason  string
+	// Fuel names what was burnt, in order ("oak_log, oak_planks" when
+	// the log ran out and planks were fed next).
+	Fuel   string
+	Reason string
 }
 
 // chooseFuel picks the fuel: the one named, else the best carried that is
@@ -54,11 +57,16 @@ func chooseFuel(have map[string]int, named, input string) (string, bool) {
 	if named != "" {
 		return named, have[named] > 0
 	}
+	// By name within a kind, so that the same bag burns the same fuel.
+	names := make([]string, 0, len(have))
+	for name, n := range have {
+		if n > 0 && name != input {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
 	for _, f := range fuels {
-		for name, n := range have {
-			if n == 0 || name == input {
-				continue
-			}
+		for _, name := range names {
 			if name == f || (strings.HasPrefix(f, "_") && strings.HasSuffix(name, f) && !strings.HasPrefix(name, "stripped_")) {
 				return name, true
 			}
@@ -197,7 +205,18 @@ func (k *Skills) Smelt(ctx context.Context, item string, count int, fuel string,
 		}
 		need := input*total - prop(propCookTime)
 		if input > 0 && fuelLeft == 0 && prop(propLitTime) < need {
-			if Have(k.inv.View())[f] > 0 {
+			have := Have(k.inv.View())
+			if have[f] == 0 && fuel == "" {
+				// The fuel chosen ran out: burn the next best carried,
+				// as a player does (a log burnt up, planks next), rather
+				// than stop with fuel in the bag. A fuel that was named
+				// is the only one used.
+				if next, ok := chooseFuel(have, "", item); ok {
+					f = next
+					res.Fuel += ", " + f
+				}
+			}
+			if have[f] > 0 {
 				if _, err := k.moveItems(ctx, w, f, 1, furnaceFuel); err != nil {
 					return k.smeltEnd(ctx, w, res, startCounts), fmt.Errorf("putting in fuel: %v", err)
 				}

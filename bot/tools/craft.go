@@ -266,10 +266,16 @@ func (t *Tools) registerSmelt(c *protocol.Catalog) {
 
 // GiveResult is mc_give's result.
 type GiveResult struct {
-	Given    bool   `json:"given"`
-	Item     string `json:"item"`
-	Count    int    `json:"count"`
-	Left     int    `json:"left"`
+	// Given is true when the player took everything asked for.
+	Given bool   `json:"given"`
+	Item  string `json:"item"`
+	// Count is how many left the bot for good (thrown, less any the bot
+	// picked back up).
+	Count int `json:"count"`
+	Left  int `json:"left"`
+	// OnGround is how many still lay at the player's feet after the
+	// pick-up delay: thrown but not taken.
+	OnGround int    `json:"on_ground,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 	NextStep string `json:"next_step,omitempty"`
 }
@@ -278,7 +284,8 @@ func (t *Tools) registerGive(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_give",
 		Description: "Gives a player items: the bot goes near them, looks at them and throws count of the item to them, as a player would. " +
-			"count is how many left the bot's inventory (from the server's answer); the player picks them up by walking over them. The player must be in sight (mc_list_players shows who is near).",
+			"It steps back and waits out the game's pick-up delay (2 s) away from the stacks, so the answer says what is true at its end: given=true once the player took them all, else on_ground says how many still lie at their feet. " +
+			"count is how many left the bot's inventory (from the server's answer). The player must be in sight (mc_list_players shows who is near).",
 		Args: protocol.Schema{
 			protocol.Str("username", "the player to give to").Req().Len(1, 16),
 			protocol.Str("item", "the item, by its registry name, e.g. bread").Req().Len(1, 100),
@@ -297,7 +304,8 @@ func (t *Tools) registerGive(c *protocol.Catalog) {
 			}
 			count := max(a.Int("count"), 1)
 			r, err := w.Skills().Give(ctx, a.String("username"), name, count)
-			out := GiveResult{Given: r.Given >= count, Item: name, Count: r.Given, Left: r.Left, Reason: r.Reason}
+			thrown := r.Given - r.TookBack
+			out := GiveResult{Given: thrown >= count && r.OnGround == 0, Item: name, Count: thrown, Left: r.Left, OnGround: r.OnGround, Reason: r.Reason}
 			switch {
 			case errors.Is(err, inventory.ErrNotCarried):
 				out.Reason, out.NextStep = fmt.Sprintf("the bot has no %s", name), nextStepInventory
@@ -311,8 +319,16 @@ func (t *Tools) registerGive(c *protocol.Catalog) {
 			case err != nil:
 				return nil, fmt.Errorf("giving %s stopped after %d: %v; %s", name, r.Given, err, nextStepInventory)
 			}
-			if !out.Given && out.Reason == "" {
+			switch {
+			case out.Given:
+			case r.Given < count && out.Reason == "":
 				out.Reason = fmt.Sprintf("the bot had only %d %s", r.Given, name)
+			case r.OnGround > 0:
+				out.Reason = fmt.Sprintf("%d %s still lie at the player's feet: they did not pick them up within the pick-up delay", r.OnGround, name)
+				out.NextStep = "the player picks them up by walking over them; mc_pickup_items takes them back"
+			case r.TookBack > 0:
+				out.Reason = fmt.Sprintf("the bot picked %d %s back up", r.TookBack, name)
+				out.NextStep = "call mc_give again from a little further away"
 			}
 			return out, nil
 		},

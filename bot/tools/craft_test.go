@@ -96,14 +96,16 @@ func TestEatEveryVersion(t *testing.T) {
 }
 
 // TestEatRefusals: nothing to eat, something that is not food, and a bot
-// that is not hungry are each answered in words, and nothing is sent.
+// that is not hungry are each answered in words with the food level the
+// bot has, and nothing is sent.
 func TestEatRefusals(t *testing.T) {
 	sw, srv := newEatingWorld(t, 769)
 	waitFor(t, func() bool { return sw.w.Self().Snapshot().Food == 10 }, "the food level")
 	var r EatResult
 	result(t, callN(t, sw.d, "mc_eat", `{"item":"apple"}`), &r)
-	if r.Ate || r.Reason == "" || r.NextStep == "" {
-		t.Errorf("an apple the bot lacks: %+v", r)
+	// A refusal still says how hungry the bot is.
+	if r.Ate || r.Reason == "" || r.NextStep == "" || r.Food != 10 {
+		t.Errorf("an apple the bot lacks: %+v; want a refusal with food 10", r)
 	}
 	if resp := callN(t, sw.d, "mc_eat", `{"item":"stick"}`); resp.OK {
 		t.Errorf("eating a stick: %s", resp.Result)

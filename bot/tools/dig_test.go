@@ -101,6 +101,11 @@ func tickUntil(clock *core.ManualClock, cond func() bool) int {
 // tick it waits for the look to be taken before it looks again (a second
 // tick given while the first was still running counted toward the dig:
 // 42 ticks measured for 43, once in CI).
+//
+// The test holds real time (inRealTime) before it looks for a dig: a tick
+// given while the session still woke once a second ran as twenty late
+// ticks, on which the body takes no look, and the loop below then waited
+// for a look no further tick would take (a hang of 45 minutes in CI).
 func nextDig(clock *core.ManualClock, sw *scriptedWorld, seq int32, digs <-chan digPacket) digPacket {
 	for sw.w.Dig().Sequence() <= seq {
 		if !sw.w.Body().Turning() {
@@ -113,6 +118,28 @@ func nextDig(clock *core.ManualClock, sw *scriptedWorld, seq int32, digs <-chan 
 		}
 	}
 	return <-digs
+}
+
+// inRealTime holds the session in real time and gives ticks until one has
+// run on time, so that every tick the test gives from then on is one
+// on-time tick (a session at rest runs a second's ticks at once, late).
+// The returned release lets the session rest again.
+func inRealTime(t *testing.T, clock *core.ManualClock, cs *core.Session) (release func()) {
+	t.Helper()
+	release = cs.HoldRealTime()
+	ticked := make(chan error, 1)
+	go func() { ticked <- cs.WaitTicks(context.Background(), 1) }()
+	for {
+		select {
+		case err := <-ticked:
+			if err != nil {
+				t.Fatalf("waiting for an on-time tick: %v", err)
+			}
+			return release
+		default:
+			clock.Tick()
+		}
+	}
 }
 
 // TestDigOnTheTick: mc_dig of an oak log by hand with haste II (the
@@ -149,6 +176,7 @@ func TestDigOnTheTick(t *testing.T) {
 			}
 		}
 
+		release := inRealTime(t, clock, sw.w.Core())
 		done := make(chan protocol.Response, 1)
 		seq := sw.w.Dig().Sequence()
 		go func() { done <- callN(t, sw.d, "mc_dig", `{"x":0,"y":66,"z":0}`) }()
@@ -189,5 +217,6 @@ func TestDigOnTheTick(t *testing.T) {
 		if resp := <-done; resp.OK || !strings.Contains(resp.Error, "stopped") {
 			t.Errorf("%d: the cancelled dig answered %+v", proto, resp)
 		}
+		release()
 	}
 }

@@ -80,7 +80,8 @@ func (m mapResult) cell(dx, dz int) string {
 
 // TestMapOnEveryVersion: mc_map draws what the scripted server sent, in
 // every version's layouts: the classes of the top blocks where they are
-// (a flower looked through, the tree's leaves over its trunk), the bot at
+// (a flower looked through, the tree's trunk under its leaves, the leaves
+// around it), the bot at
 // the centre looking west, alex and the zombie at their offsets and the
 // skeleton left out beyond the radius; it follows a block change; and a
 // path and goal appear once the movement feature reports them.
@@ -106,13 +107,13 @@ func TestMapOnEveryVersion(t *testing.T) {
 				want   string
 			}{
 				{0, 0, "grass"}, {1, 1, "grass"}, {3, -2, "water"}, {5, -1, "water"}, {6, -1, "grass"}, {-4, 3, "lava"},
-				{2, 4, "leaves"}, {1, 5, "leaves"}, {4, 4, "grass"}, {-8, -8, "grass"}, {8, 8, "grass"},
+				{2, 4, "wood"}, {1, 5, "leaves"}, {4, 4, "grass"}, {-8, -8, "grass"}, {8, 8, "grass"},
 			} {
 				if got := m.Legend[m.cell(c.dx, c.dz)]; got != c.want {
 					t.Errorf("at %d %d: %q (%s), want %s\n%s", c.dx, c.dz, m.cell(c.dx, c.dz), got, c.want, strings.Join(m.Rows, "\n"))
 				}
 			}
-			if len(m.Legend) != 4 || m.Legend["w"] != "water" || m.Legend["l"] != "lava" {
+			if len(m.Legend) != 5 || m.Legend["w"] != "water" || m.Legend["l"] != "lava" || m.Legend["t"] != "wood" {
 				t.Errorf("legend = %v; it names exactly the letters drawn", m.Legend)
 			}
 			if len(m.Players) != 1 || m.Players[0] != (mapPlayer{"alex", mapOffset{-4, 5, -3}}) || m.UntrustedText == "" {

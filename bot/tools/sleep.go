@@ -12,8 +12,12 @@ import (
 
 // SleepResult is mc_sleep's result.
 type SleepResult struct {
-	// Sleeping is true when the server showed the bot asleep in the bed.
+	// Sleeping is true when the bot is still asleep in the bed at the
+	// end of the call; after a night skipped it is false and Slept is
+	// true: an answer says what is true when it is sent.
 	Sleeping bool `json:"sleeping"`
+	// Slept is true when the server showed the bot asleep during the call.
+	Slept bool `json:"slept"`
 	// Bed is the bed block the bot used.
 	Bed *Vec3 `json:"bed,omitempty"`
 	// Woke says how the sleep ended: "morning" (the night was skipped) or
@@ -61,7 +65,7 @@ func (t *Tools) sleepProgress(ctx context.Context, w *session) {
 func (t *Tools) registerSleep(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_sleep",
-		Description: "Sleeps in the nearest bed (within 32 blocks) as a player does: walks within the server's reach of it, right-clicks it, and once the server shows the bot asleep waits until it wakes: in the morning, when every player in the world has slept long enough for the night to be skipped. " +
+		Description: "Sleeps in the nearest bed (within 32 blocks) as a player does: walks within the server's reach of it, right-clicks it, and once the server shows the bot asleep waits until it wakes: in the morning, when every player in the world has slept long enough for the night to be skipped. The answer says what is true at its end: slept=true and woke=\"morning\" after a night skipped (sleeping=false: the bot is up again). " +
 			fmt.Sprintf("Beds work only at night (time of day %d to %d in clear weather) or in a thunderstorm, with no monsters near and in the overworld; when the server refuses, sleeping=false and reason says why in the game's words (it is day, too far away, occupied, monsters nearby). ", skill.NightStart, skill.NightEnd) +
 			"mc_stop gets the bot out of bed.",
 		Effect: protocol.Write,
@@ -91,7 +95,7 @@ func (t *Tools) registerSleep(c *protocol.Catalog) {
 				// Stopped in bed, the skill has sent the leave-bed action.
 				return nil, stopped(ctx, "the sleep", err)
 			}
-			out := SleepResult{Sleeping: r.Sleeping, Woke: r.Woke, Reason: r.Reason, NextStep: r.NextStep}
+			out := SleepResult{Sleeping: r.Sleeping && r.Woke == "", Slept: r.Sleeping, Woke: r.Woke, Reason: r.Reason, NextStep: r.NextStep}
 			if r.HasBed {
 				out.Bed = &Vec3{X: float64(r.Bed.X), Y: float64(r.Bed.Y), Z: float64(r.Bed.Z)}
 			}

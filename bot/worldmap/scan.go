@@ -110,7 +110,10 @@ func topSection(col *world.Column, t *Table, sections int) int {
 }
 
 // topClass is the class of the highest block of a column (local x, z)
-// that is not see-through, looking down from section top.
+// that is not see-through, looking down from section top. Leaves with a
+// trunk under them are the trunk: seen from above a forest is all canopy,
+// and the trees (what a player walks between and the bot digs) would
+// vanish from the map.
 func topClass(col *world.Column, t *Table, top, x, z int) Class {
 	for i := top; i >= 0; i-- {
 		sec := col.Section(i)
@@ -119,17 +122,48 @@ func topClass(col *world.Column, t *Table, top, x, z int) Class {
 		}
 		if st, single := sec.Single(); single {
 			if c := t.of(st); c != through {
+				if c == Leaves {
+					return underCanopy(col, t, i*16+15, x, z)
+				}
 				return c
 			}
 			continue
 		}
 		for y := 15; y >= 0; y-- {
 			if c := t.of(sec.Block(x, y, z)); c != through {
+				if c == Leaves {
+					return underCanopy(col, t, i*16+y, x, z)
+				}
 				return c
 			}
 		}
 	}
 	return Empty
+}
+
+// canopyDepth bounds the look through leaves for a trunk: deeper than the
+// crown of any tree the game grows over its trunk (a dark oak's or a
+// jungle tree's is a few blocks; a mangrove's roots are no trunk).
+const canopyDepth = 12
+
+// underCanopy looks down from leaves at local height y (from the
+// column's bottom section) through leaves and see-through blocks: Wood
+// when a trunk is under them, else Leaves.
+func underCanopy(col *world.Column, t *Table, y, x, z int) Class {
+	for d := 1; d <= canopyDepth && y-d >= 0; d++ {
+		sec := col.Section((y - d) >> 4)
+		if sec == nil {
+			continue
+		}
+		switch t.of(sec.Block(x, (y-d)&15, z)) {
+		case Leaves, through:
+		case Wood:
+			return Wood
+		default:
+			return Leaves // the ground, or a block on it
+		}
+	}
+	return Leaves
 }
 
 // Facing names the compass direction of a yaw in degrees (the game's: 0

@@ -138,7 +138,7 @@ func TestScan(t *testing.T) {
 	}{
 		{0, -1, Grass}, {1, -1, Grass}, // a flower and a torch are looked through
 		{3, -2, Water}, {2, -3, Water}, {5, -2, Grass}, {-5, -5, Lava},
-		{6, -6, Leaves}, {5, -7, Leaves}, {8, -6, Grass}, {-2, -2, Snow},
+		{6, -6, Wood}, {5, -7, Leaves}, {8, -6, Grass}, {-2, -2, Snow}, // the trunk under its canopy; leaves over grass
 		{-10, -10, Empty}, {-12, -12, Grass},
 		{15, -1, Grass}, {16, -1, Unknown}, {5, 17, Unknown}, {-17, 0, Unknown}, {-16, -16, Grass},
 	} {
