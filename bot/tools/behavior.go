@@ -38,6 +38,7 @@ var behaviorSpecs = []behaviorSpec{
 	// A death is news the player should hear of before the bot is back.
 	{"respawn", "respawns at once after a death (off: the bot waits for mc_respawn, since a death is news)", false},
 	{"defend", "hits any hostile mob that comes within reach, as mc_defend does", false},
+	{"held_item", "when the tool or weapon in hand breaks, takes the best other one of its kind carried (pickaxe, axe, shovel, hoe, sword) into the hand", true},
 }
 
 const (
@@ -64,6 +65,15 @@ type care struct {
 	// looked counts the watcher's looks, for tests that must know it has
 	// seen a change before they check that it did nothing.
 	looked atomic.Uint64
+}
+
+// handWatch is what one session's watcher remembers of the hand: the tool
+// last seen in it and its hotbar slot, and the kind of the one that left
+// the hand while held (a break) until the hand holds something again.
+type handWatch struct {
+	held     string
+	heldSlot int
+	broken   string
 }
 
 func newCare() *care {
@@ -178,9 +188,10 @@ func (t *Tools) watchSelf(w *bot.Session) {
 	if t.care.enabled("defend") {
 		w.Combat().SetDefending(true)
 	}
+	var hand handWatch
 	for {
 		changed, items := w.Self().Changed(), w.Inventory().Changed()
-		t.lookAfter(ctx, w)
+		t.lookAfter(ctx, w, &hand)
 		t.care.looked.Add(1)
 		select {
 		case <-changed:
@@ -193,11 +204,8 @@ func (t *Tools) watchSelf(w *bot.Session) {
 }
 
 // lookAfter does what the behaviours call for now, if anything.
-func (t *Tools) lookAfter(ctx context.Context, w *bot.Session) {
+func (t *Tools) lookAfter(ctx context.Context, w *bot.Session, hand *handWatch) {
 	st := w.Self().Snapshot()
-	if !st.HasHealth {
-		return
-	}
 	if st.Dead {
 		if t.care.enabled("respawn") && !st.Respawning {
 			pos, err := w.Self().Respawn(ctx, respawnWait)
@@ -208,8 +216,10 @@ func (t *Tools) lookAfter(ctx context.Context, w *bot.Session) {
 		}
 		return
 	}
-	// Creative and spectator players do not get hungry.
-	if st.GameMode == 1 || st.GameMode == 3 || !t.care.enabled("eat") {
+	t.keepHeldItem(ctx, w, hand)
+	// Hunger means nothing before the server has said it; creative and
+	// spectator players do not get hungry.
+	if !st.HasHealth || st.GameMode == 1 || st.GameMode == 3 || !t.care.enabled("eat") {
 		return
 	}
 	hungry := st.Food <= eatAtFood || (st.Food < healFood && st.Health < self.MaxHealth)
@@ -237,6 +247,64 @@ func (t *Tools) lookAfter(ctx context.Context, w *bot.Session) {
 		return
 	}
 	t.emit("mc_behavior", "eat", behaviorDone{"eat", fmt.Sprintf("ate %s: food %d → %d", strings.ReplaceAll(r.Item, "_", " "), st.Food, r.Food)})
+}
+
+// toolKinds are the tools a broken one is replaced by one of, by the end of
+// their names (wooden_pickaxe, iron_sword).
+var toolKinds = []string{"_pickaxe", "_axe", "_shovel", "_hoe", "_sword"}
+
+// toolTiers rank a kind's tools, best first: the game's tiers by how hard
+// and how long they work (netherite over diamond over iron over stone);
+// gold digs fast but wears out soonest, so it comes after stone.
+var toolTiers = []string{"netherite", "diamond", "iron", "stone", "golden", "wooden"}
+
+func toolKind(name string) string {
+	for _, k := range toolKinds {
+		if strings.HasSuffix(name, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// keepHeldItem notices a tool that leaves the hand while held (it broke,
+// as the game takes a broken tool away) and, once the bot is idle, takes
+// the best other tool of that kind carried into the hand.
+func (t *Tools) keepHeldItem(ctx context.Context, w *bot.Session, c *handWatch) {
+	v := w.Inventory().View()
+	held := v.Held()
+	switch {
+	case !held.Empty():
+		c.held, c.heldSlot, c.broken = held.Name, v.HeldSlot, ""
+		if toolKind(held.Name) == "" {
+			c.held = ""
+		}
+		return
+	case c.held != "" && c.heldSlot == v.HeldSlot:
+		c.broken, c.held = toolKind(c.held), ""
+	}
+	if c.broken == "" || !t.care.enabled("held_item") || !t.idle() {
+		return
+	}
+	kind := c.broken
+	best := ""
+	for _, tier := range toolTiers {
+		if v.Count(tier+kind) > 0 {
+			best = tier + kind
+			break
+		}
+	}
+	if best == "" {
+		c.broken = ""
+		return
+	}
+	r, err := w.Inventory().Equip(ctx, best, "")
+	if err != nil || !r.Equipped {
+		c.broken = ""
+		return
+	}
+	c.broken = ""
+	t.emit("mc_behavior", "held_item", behaviorDone{"held_item", fmt.Sprintf("took a %s in hand after the %s broke", strings.ReplaceAll(best, "_", " "), strings.TrimPrefix(kind, "_"))})
 }
 
 // idle says whether no call or task that drives the bot is running: only

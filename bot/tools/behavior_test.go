@@ -65,7 +65,7 @@ func TestAHungryBotWithBreadEatsOnItsOwn(t *testing.T) {
 		t.Errorf("the bot used an item %d times; a bot at food 15 and full health is not hungry", uses)
 	}
 	status := callN(t, sw.d, "mc_status", "")
-	if !strings.Contains(string(status.Result), `"behaviors":[{"name":"eat","enabled":true},{"name":"respawn","enabled":false},{"name":"defend","enabled":false}]`) {
+	if !strings.Contains(string(status.Result), `"behaviors":[{"name":"eat","enabled":true},{"name":"respawn","enabled":false},{"name":"defend","enabled":false},{"name":"held_item","enabled":true}]`) {
 		t.Errorf("mc_status does not list the behaviours: %s", status.Result)
 	}
 }
@@ -200,5 +200,45 @@ func TestTheRespawnBehaviorRespawnsADeadBot(t *testing.T) {
 	off.command(t, "kill", "killed")
 	if n := respawns.Load(); n != 0 {
 		t.Errorf("with respawn off the bot asked to respawn %d times", n)
+	}
+}
+
+// TestABrokenToolIsReplacedInHand: when the pickaxe in hand breaks (the
+// server empties its slot), the bot takes the best other pickaxe it
+// carries into the hand, once idle, and says so.
+func TestABrokenToolIsReplacedInHand(t *testing.T) {
+	sw := &scriptedWorld{rec: fakeserver.NewRecorder(t), behaviors: map[string]bool{"eat": false}}
+	sw.port = fakeserver.StartWorld(t, 769, func(f *fakeServer) {
+		f.Login(-1)
+		f.Configure()
+		f.Play(42, 0.5, 64, 0.5)
+		slots := make([]fitem, 46)
+		slots[36] = fstack("iron_pickaxe", 1)
+		slots[38] = fstack("wooden_pickaxe", 1)
+		slots[39] = fstack("stone_pickaxe", 1)
+		slots[40] = fstack("stone_axe", 1)
+		f.WindowItems(0, 1, slots, fitem{})
+		for {
+			p, r := f.Next()
+			if r == nil {
+				return
+			}
+			if p == mcdata.ServerboundPlayChatCommand && r.String(256) == "break" {
+				f.SetSlot(0, 2, 36, fitem{})
+				f.SystemLine("broke")
+			}
+		}
+	})
+	sw.start(t, 769, bot.Options{})
+	waitFor(t, func() bool { return sw.w.Inventory().View().Held().Name == "iron_pickaxe" }, "the iron pickaxe in hand")
+	events, unsubscribe := sw.d.Events().Subscribe(64)
+	defer unsubscribe()
+	sw.command(t, "break", "broke")
+	ev := nextBehavior(t, events)
+	if string(ev.Payload) != `{"name":"held_item","did":"took a stone pickaxe in hand after the pickaxe broke"}` {
+		t.Fatalf("mc_behavior %s", ev.Payload)
+	}
+	if held := sw.w.Inventory().View().Held().Name; held != "stone_pickaxe" {
+		t.Errorf("the bot holds %q, want the stone pickaxe (the best pickaxe left)", held)
 	}
 }
