@@ -108,6 +108,9 @@ func forEachLongSession(t *testing.T, run func(t *testing.T, ctx context.Context
 // clock, under the 5 s promised), each value above the last, and then its
 // answer.
 func TestALongCallHearsProgressEveryIntervalBetweenSteps(t *testing.T) {
+	if mcp.DefaultProgressEvery >= 5*time.Second {
+		t.Fatalf("the heartbeat comes every %v; the promise is under 5 s", mcp.DefaultProgressEvery)
+	}
 	forEachLongSession(t, func(t *testing.T, ctx context.Context, lf *longFixture, cs *sdk.ClientSession, h *heard) {
 		params := &sdk.CallToolParams{Name: "mc_test_collect", Arguments: map[string]any{}}
 		params.SetProgressToken("logs")
