@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -89,4 +90,29 @@ func TestABackgroundTaskShowsItsCallsProgress(t *testing.T) {
 		}
 	}
 	t.Error("no task line")
+}
+
+// TestTheStatusPaneNamesTheBehavioursOn: mc_status's behaviours show as a
+// Care line naming those that are on, and "none" when all are off.
+func TestTheStatusPaneNamesTheBehavioursOn(t *testing.T) {
+	m := newModel(t, newDispatcher(t), themes.Dark, 100, 40)
+	st := fixtureStatus(20)
+	st.Behaviors = []api.Behavior{{Name: "eat", Enabled: true}, {Name: "respawn"}, {Name: "held_item", Enabled: true}}
+	m = update(m, statusMsg{Status: st})
+	care := func() string {
+		for _, l := range m.status.lines(60) {
+			if l := ansi.Strip(l); strings.HasPrefix(l, "Care") {
+				return l
+			}
+		}
+		return ""
+	}
+	if got := care(); !strings.Contains(got, "eat, held_item") || strings.Contains(got, "respawn") {
+		t.Errorf("the Care line is %q, want eat, held_item", got)
+	}
+	st.Behaviors = []api.Behavior{{Name: "eat"}}
+	m = update(m, statusMsg{Status: st})
+	if got := care(); !strings.Contains(got, "none") {
+		t.Errorf("with every behaviour off the Care line is %q", got)
+	}
 }
