@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot"
@@ -65,19 +67,44 @@ type care struct {
 	// looked counts the watcher's looks, for tests that must know it has
 	// seen a change before they check that it did nothing.
 	looked atomic.Uint64
+	// ended are the calls that have answered but that the dispatcher still
+	// lists while their answer is written (it tells observers first), by
+	// endKey: they drive the bot no more.
+	ended map[string]bool
 }
 
-// handWatch is what one session's watcher remembers of the hand: the tool
-// last seen in it and its hotbar slot, and the kind of the one that left
-// the hand while held (a break) until the hand holds something again.
+// endKey names one call, its id and when it started, so that a later call
+// sent with the same id is not taken for it.
+func endKey(id []byte, started time.Time) string {
+	return string(id) + "@" + strconv.FormatInt(started.UnixNano(), 10)
+}
+
+// callEnded notes a call's end and makes the watcher look again: the bot
+// may be idle now.
+func (c *care) callEnded(ev protocol.CallEvent) {
+	c.mu.Lock()
+	if len(c.ended) < maxEnded {
+		c.ended[endKey(ev.ID, ev.Started)] = true
+	}
+	c.mu.Unlock()
+	c.wake()
+}
+
+// maxEnded bounds the ended calls kept; idle forgets those no longer
+// listed, so it is only reached by thousands of calls answering at once.
+const maxEnded = 1024
+
+// handWatch is what one session's watcher remembers of the hand: the last
+// loss of the held stack it has seen (the inventory counts them), and the
+// kind of a tool lost so (a break) until it is replaced or the hand holds
+// something again.
 type handWatch struct {
-	held     string
-	heldSlot int
-	broken   string
+	lostSeq uint64
+	broken  string
 }
 
 func newCare() *care {
-	c := &care{on: map[string]bool{}, failedAt: -1, poke: make(chan struct{}, 1)}
+	c := &care{on: map[string]bool{}, failedAt: -1, poke: make(chan struct{}, 1), ended: map[string]bool{}}
 	for _, b := range behaviorSpecs {
 		c.on[b.name] = b.on
 	}
@@ -267,21 +294,17 @@ func toolKind(name string) string {
 	return ""
 }
 
-// keepHeldItem notices a tool that leaves the hand while held (it broke,
-// as the game takes a broken tool away) and, once the bot is idle, takes
-// the best other tool of that kind carried into the hand.
+// keepHeldItem notices a tool the server took out of the hand (it broke:
+// the game takes a broken tool away; the bot's own clicks, a drop, do not
+// count) and, once the bot is idle, takes the best other tool of that kind
+// carried into the hand.
 func (t *Tools) keepHeldItem(ctx context.Context, w *bot.Session, c *handWatch) {
 	v := w.Inventory().View()
-	held := v.Held()
-	switch {
-	case !held.Empty():
-		c.held, c.heldSlot, c.broken = held.Name, v.HeldSlot, ""
-		if toolKind(held.Name) == "" {
-			c.held = ""
-		}
-		return
-	case c.held != "" && c.heldSlot == v.HeldSlot:
-		c.broken, c.held = toolKind(c.held), ""
+	if v.HeldLostSeq != c.lostSeq {
+		c.lostSeq, c.broken = v.HeldLostSeq, toolKind(v.HeldLost)
+	}
+	if !v.Held().Empty() {
+		c.broken = ""
 	}
 	if c.broken == "" || !t.care.enabled("held_item") || !t.idle() {
 		return
@@ -312,8 +335,22 @@ func (t *Tools) keepHeldItem(ctx context.Context, w *bot.Session, c *handWatch) 
 // own display may run while a behaviour acts. A task the catalog does not
 // know (a follow's background work) drives the bot.
 func (t *Tools) idle() bool {
-	for _, r := range t.host.Running() {
-		if r.Origin == protocol.OriginInternal {
+	running := t.host.Running()
+	t.care.mu.Lock()
+	defer t.care.mu.Unlock()
+	listed := make(map[string]bool, len(running))
+	for _, r := range running {
+		if !r.Background {
+			listed[endKey(r.RawID, r.Started)] = true
+		}
+	}
+	for k := range t.care.ended {
+		if !listed[k] {
+			delete(t.care.ended, k)
+		}
+	}
+	for _, r := range running {
+		if r.Origin == protocol.OriginInternal || (!r.Background && t.care.ended[endKey(r.RawID, r.Started)]) {
 			continue
 		}
 		if tool, ok := t.catalog.Lookup(r.Tool); ok && tool.Effect == protocol.Read && !r.Background {

@@ -84,7 +84,7 @@ func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
 	}); ok {
 		o.Observe(func(ev protocol.CallEvent) {
 			if ev.Phase == protocol.Finished {
-				t.care.wake()
+				t.care.callEnded(ev)
 			}
 		})
 	}
