@@ -65,8 +65,8 @@ func newDispatcher(t testing.TB) *protocol.Dispatcher {
 		c.Add(protocol.Tool{Name: name, Description: "test stand-in for " + name, Args: args, Effect: protocol.Write, Handler: echo(verdict)})
 	}
 	add("mc_say", protocol.Schema{protocol.Str("message", "what to say").Req().Len(1, 256)}, "said")
-	add("mc_collect", protocol.Schema{protocol.Str("block_type", "block").Req(), protocol.Int("count", "how many", 1, 64).Req()}, "collected")
-	add("mc_goto", protocol.Schema{protocol.Num("x", "x", -3e7, 3e7).Req(), protocol.Num("y", "y", -64, 320).Req(), protocol.Num("z", "z", -3e7, 3e7).Req(), protocol.Num("range", "range", 0, 64)}, "arrived")
+	add("mc_collect", protocol.Schema{protocol.Str("block_type", "block"), protocol.Int("count", "how many", 1, 64).Req()}, "collected")
+	add("mc_goto", protocol.Schema{protocol.Num("x", "x", -3e7, 3e7).Req(), protocol.Num("y", "y", -64, 320), protocol.Num("z", "z", -3e7, 3e7).Req(), protocol.Num("range", "range", 0, 64)}, "arrived")
 	add("mc_join", protocol.Schema{protocol.Str("host", "host"), protocol.Int("port", "port", 1, 65535).Req(), protocol.Str("username", "name")}, "joined")
 	add("mc_defend", protocol.Schema{protocol.Bool("enabled", "on or off").Req()}, "defending")
 	add("mc_status", nil, "connected")

@@ -256,6 +256,12 @@ func parseShortForm(c *protocol.Catalog, line string) (protocol.Request, error) 
 			free = append(free, a)
 		}
 	}
+	// As many bare values as required arguments left, each of its kind,
+	// fill those alone: "goto 100 -40" is x and z, the optional y between
+	// them left out (the ground there), while "goto 100 64 -40" is x y z.
+	if req := requiredOnly(free); len(req) < len(free) && len(req) == len(positional) && fitKinds(req, positional) {
+		free = req
+	}
 	for i := 0; i < len(positional); i++ {
 		if i >= len(free) {
 			return req, fmt.Errorf("%s takes %d argument(s) (%s); %q is one too many", t.Name, len(schema), strings.Join(schema.Names(), ", "), positional[i].text)
@@ -275,6 +281,28 @@ func parseShortForm(c *protocol.Catalog, line string) (protocol.Request, error) 
 		req.Args = nil
 	}
 	return req, nil
+}
+
+// requiredOnly is the required arguments of args, in order.
+func requiredOnly(args []protocol.Arg) []protocol.Arg {
+	var out []protocol.Arg
+	for _, a := range args {
+		if a.Required {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// fitKinds says whether each word reads as its argument's kind (a number
+// for a number), so that "collect coal" is not read as a count of "coal".
+func fitKinds(args []protocol.Arg, words []word) bool {
+	for i, a := range args {
+		if a.Kind != protocol.KindString && string(encodeValue(a, words[i].text, words[i].quoted)) == strconv.Quote(words[i].text) {
+			return false
+		}
+	}
+	return true
 }
 
 // encodeValue turns typed text into JSON by the argument's kind. Text that

@@ -58,6 +58,14 @@ type Dig struct {
 	acked   int32 // the highest sequence the server acknowledged
 	effects map[string]int32
 	changed core.Notify
+	// recording, while a collect runs, has Break count the blocks the
+	// body's digging walk breaks that recordWant does not accept, in
+	// through (those it accepts in throughWanted): the answer names what
+	// the bot dug through.
+	recording     bool
+	recordWant    func(mcdata.StateID) bool
+	through       map[string]int
+	throughWanted int
 }
 
 // Attach registers the feature's handlers and tick on s.

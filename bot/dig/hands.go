@@ -53,6 +53,7 @@ func (d *Dig) throwawayItem() string {
 func (d *Dig) Break(ctx context.Context, p world.BlockPos) error {
 	d.op.Lock()
 	defer d.op.Unlock()
+	st, _ := d.blockAt(p)
 	r, err := d.dig(ctx, p, false)
 	switch {
 	case err != nil:
@@ -60,6 +61,7 @@ func (d *Dig) Break(ctx context.Context, p world.BlockPos) error {
 	case !r.Dug:
 		return errors.New(r.Reason)
 	}
+	d.record(st)
 	return nil
 }
 

@@ -170,6 +170,35 @@ func planRange(within float64) float64 {
 // nearer before the walk gives up as stuck.
 const stuckRounds = 3
 
+// noProgressTicks is how long, in game ticks (30 s), a walk may go on
+// planning without coming half a block nearer its goal than it has been.
+// The bot moving is no progress by itself: a digging or bridging walk
+// that falls back into its pit, or steps to and fro, moves every round.
+const noProgressTicks = 600
+
+// progressWatch tells a walk that comes no nearer its goal from one that
+// is on its way, on the session's tick numbers (the one tick service).
+type progressWatch struct {
+	started bool
+	best    float64   // the nearest the walk has come
+	since   uint64    // the tick it came that near
+	point   geom.Vec3 // where the goal was then
+	rounds  int       // plans since
+}
+
+// stalled takes the distance left at the start of a plan, where the goal
+// is and the tick now, and says whether the walk has come no half block
+// nearer in stuckRounds plans and noProgressTicks. A goal that moved
+// half a block starts the count again.
+func (p *progressWatch) stalled(d float64, point geom.Vec3, tick uint64) bool {
+	if !p.started || d < p.best-0.5 || dist(point, p.point) >= 0.5 {
+		*p = progressWatch{started: true, best: d, since: tick, point: point}
+		return false
+	}
+	p.rounds++
+	return p.rounds >= stuckRounds && tick-p.since >= noProgressTicks
+}
+
 // Go walks to a target and returns once within range, or fails with a
 // *Failure (or the context's error when cancelled; the bot stops at the
 // next tick either way).
@@ -202,6 +231,7 @@ func (m *Mover) Go(ctx context.Context, t Target) (Arrival, error) {
 	noGain := 0
 	var last, lastPoint geom.Vec3
 	first := true
+	var watch progressWatch
 	for {
 		if err := ctx.Err(); err != nil {
 			return Arrival{}, err
@@ -234,6 +264,11 @@ func (m *Mover) Go(ctx context.Context, t Target) (Arrival, error) {
 		} else if noGain++; noGain >= stuckRounds {
 			return Arrival{}, fail("stuck", fmt.Sprintf("the bot cannot get nearer than %.1f blocks: its way is blocked", d),
 				"clear the way or choose another goal; mc_nearby shows what is around the bot", true)
+		}
+
+		if watch.stalled(d, point, m.s.Tick()) {
+			return Arrival{}, fail("stuck", fmt.Sprintf("the bot has come no nearer than %.1f blocks to the goal in %d plans and %d s of game time (it walks, digs or builds round in circles)", watch.best, watch.rounds, noProgressTicks/20),
+				"choose another goal or way (mc_goto without dig or bridge, or a place beside it); mc_nearby shows what is around the bot", true)
 		}
 
 		first, last, lastPoint = false, feet, point
@@ -383,3 +418,14 @@ func (m *Mover) waitMoved(ctx context.Context, t Target, from geom.Vec3, d float
 }
 
 func asFailure(err error, f **Failure) bool { return errors.As(err, f) }
+
+// Ground is where a walk to the column x, z should end: the ground there
+// when hasY is false, else the place nearest the guessed feet y that a
+// player can stand on (path.Planner.Ground), on the world as the bot
+// sees it now.
+func (m *Mover) Ground(x, z, y int, hasY bool) path.GroundAnswer {
+	if m.planner == nil {
+		return path.GroundAnswer{}
+	}
+	return m.planner.Ground(m.blocks.View(), x, z, y, hasY)
+}

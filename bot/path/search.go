@@ -57,6 +57,9 @@ type Planner struct {
 	tab     *table
 	opts    Options
 	scratch sync.Pool // *search
+	// tree is the states of leaves and logs, for Ground, made once.
+	treeOnce sync.Once
+	tree     *mcdata.StateSet
 }
 
 // New returns a planner for a version's blocks with the given options.

@@ -15,9 +15,9 @@ type AttackResult struct {
 	Killed   bool `json:"killed"`
 	// Target is the entity type fought; Name a player's username (text a
 	// player chose).
-	Target   string `json:"target,omitempty"`
-	Name     string `json:"name,omitempty"`
-	Hits     int    `json:"hits"`
+	Target string `json:"target,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Hits   int    `json:"hits"`
 	// Weapon is what the bot fought with; absent for the bare hand.
 	Weapon string `json:"weapon,omitempty"`
 	// Died says the bot died in the fight; LowHealth that it stopped at

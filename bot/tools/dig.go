@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/blockmate/blockmate/bot/dig"
 	blocks "github.com/blockmate/blockmate/bot/world"
 
 	"github.com/blockmate/blockmate/protocol"
@@ -53,8 +55,44 @@ type CollectResult struct {
 	Item      string `json:"item,omitempty"`
 	Wanted    int    `json:"wanted"`
 	Dug       int    `json:"dug"`
-	Reason    string `json:"reason,omitempty"`
-	NextStep  string `json:"next_step,omitempty"`
+	// Items is what arrived item by item when several count (wood: any
+	// log kind).
+	Items []ItemCount `json:"items,omitempty"`
+	// DugThrough are the other blocks broken on the way to buried ones.
+	DugThrough []ItemCount `json:"dug_through,omitempty"`
+	// MissingTool names the tools that would harvest the blocks when the
+	// bot carries none; CraftedTool the one craft_tools crafted.
+	MissingTool []string `json:"missing_tool,omitempty"`
+	CraftedTool string   `json:"crafted_tool,omitempty"`
+	Reason      string   `json:"reason,omitempty"`
+	NextStep    string   `json:"next_step,omitempty"`
+}
+
+// collectResult turns the skill's answer into the tool's.
+func collectResult(r dig.CollectResult, wanted int) CollectResult {
+	out := CollectResult{Collected: r.Collected, Item: r.Item, Wanted: wanted, Dug: r.Dug, MissingTool: r.MissingTool, Reason: r.Reason, NextStep: r.NextStep}
+	for _, p := range r.Items {
+		out.Items = append(out.Items, ItemCount{p.Item, p.Count})
+	}
+	for _, p := range r.DugThrough {
+		out.DugThrough = append(out.DugThrough, ItemCount{p.Item, p.Count})
+	}
+	return out
+}
+
+// craftTool crafts the first of the tools (weakest first) the bot can
+// craft from what it carries, and names it; "" when it could craft none.
+func (w *session) craftTool(ctx context.Context, tools []string) (string, error) {
+	for _, tool := range tools {
+		r, err := w.Skills().Craft(ctx, tool, 1, nil)
+		if ctx.Err() != nil {
+			return "", context.Cause(ctx)
+		}
+		if err == nil && r.Made >= 1 {
+			return tool, nil
+		}
+	}
+	return "", nil
 }
 
 // PickupResult is mc_pickup_items' result.
@@ -180,11 +218,16 @@ func (t *Tools) registerDig(c *protocol.Catalog) {
 
 	c.Add(protocol.Tool{
 		Name: "mc_collect",
-		Description: "Gathers count of a block: finds the nearest ones the bot can see (within 64 blocks), digs each with the best tool it carries and picks up the drops, until the inventory holds count more of what the block drops (oak_log gives oak_log, stone gives cobblestone) than when it began: collected is counted from the inventory, not from the digs. " +
-			"Reports mc_task_progress (done of total) as it goes; mc_stop stops it within a tick. When it cannot finish it says how far it got (collected), why (reason) and what to do (next_step).",
+		Description: "Gathers count of something as people name it: a block (oak_log, stone) or an item (coal means coal_ore and deepslate_coal_ore, cobblestone means stone and cobblestone, dirt means grass blocks too, wood or logs any log kind), resolved from the game's drop tables. " +
+			"It digs the nearest blocks that drop it with an open face first (within 64 blocks; those in reach before those it walks to), tunnels to the nearest buried one when none is exposed (dug_through names the other blocks it broke), never digs the block under its feet (it goes down as a staircase), and picks up the drops, until the inventory holds count more than when it began: collected is counted from the inventory, not from the digs. " +
+			"When no tool it carries harvests the blocks (stone needs a pickaxe) it says which tool (missing_tool), or with craft_tools=true crafts the first it can and goes on. Reports mc_task_progress (done of total) as it goes; mc_stop stops it within a tick. When it cannot finish it says how far it got (collected), why (reason) and what to do (next_step).",
+		// count comes second: the console's bare words fill arguments in
+		// order, so "collect coal 4" is block_type coal, count 4.
 		Args: protocol.Schema{
-			protocol.Str("block_type", "the block to gather, by its registry name, e.g. oak_log or stone").Req().Len(1, 100),
-			protocol.Int("count", "how many of its drop to gather", 1, 64*36).Req(),
+			protocol.Str("block_type", "what to gather: a block or item by its registry name (oak_log, stone, coal, cobblestone, dirt) or a word such as wood or logs").Len(1, 100),
+			protocol.Int("count", "how many of the item to gather", 1, 64*36).Req(),
+			protocol.Str("item", "the same as block_type, for an item: coal, cobblestone, dirt, wood").Len(1, 100),
+			protocol.Bool("craft_tools", "when no tool carried harvests the blocks, craft one first (off unless true)").Def(false),
 		},
 		Effect: protocol.Destructive,
 		Long:   true,
@@ -193,18 +236,40 @@ func (t *Tools) registerDig(c *protocol.Catalog) {
 			if err != nil {
 				return nil, err
 			}
-			name := strings.TrimPrefix(strings.TrimSpace(a.String("block_type")), "minecraft:")
+			name := strings.TrimSpace(a.String("block_type"))
+			if item := strings.TrimSpace(a.String("item")); item != "" {
+				if name != "" && !strings.EqualFold(name, item) {
+					return nil, fmt.Errorf("give what to gather once, as item or as block_type, not both (%q and %q)", item, name)
+				}
+				name = item
+			}
+			if name == "" {
+				return nil, errors.New("say what to gather: item (coal, cobblestone, dirt, wood …) or block_type (oak_log, stone …)")
+			}
 			id, _ := protocol.CallID(ctx)
 			progress := func(done, total int) {
 				t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_collect", ID: id, Done: int64(done), Total: int64(total)})
 			}
-			r, err := w.Dig().Collect(ctx, name, a.Int("count"), progress)
+			count := a.Int("count")
+			r, err := w.Dig().Collect(ctx, name, count, progress)
+			var crafted string
+			if err == nil && len(r.MissingTool) > 0 && a.Bool("craft_tools") {
+				crafted, err = w.craftTool(ctx, r.MissingTool)
+				if err == nil && crafted != "" {
+					r, err = w.Dig().Collect(ctx, name, count, progress)
+				}
+			}
 			if err != nil && ctx.Err() == nil {
 				return nil, err
 			}
-			out := CollectResult{Collected: r.Collected, Item: r.Item, Wanted: a.Int("count"), Dug: r.Dug, Reason: r.Reason, NextStep: r.NextStep}
+			out := collectResult(r, count)
+			out.CraftedTool = crafted
 			if err != nil {
 				return nil, fmt.Errorf("the collect was stopped (%v) after %d of %d %s; the next call starts clean", context.Cause(ctx), r.Collected, out.Wanted, r.Item)
+			}
+			if len(r.MissingTool) > 0 && a.Bool("craft_tools") {
+				out.Reason += fmt.Sprintf("; the bot could not craft any of %s from what it carries", strings.Join(r.MissingTool, ", "))
+				out.NextStep = fmt.Sprintf("call mc_recipe %s to see what it needs", r.MissingTool[0])
 			}
 			return out, nil
 		},

@@ -220,3 +220,40 @@ func TestDigOnTheTick(t *testing.T) {
 		release()
 	}
 }
+
+// TestCollectByItemName: mc_collect takes an item as people name it
+// (item, or block_type as before): cobblestone from the stone floor needs
+// a pickaxe, and with none carried the answer names the tools
+// (missing_tool, weakest first) and what to do; with craft_tools and
+// nothing to craft one from it says so. Giving what to gather twice, or
+// not at all, or a word the game lacks, is a sentence.
+func TestCollectByItemName(t *testing.T) {
+	clock := core.NewManualClock(time.Now())
+	sw, _ := newDigWorld(t, 767, clock)
+	tickUntil(clock, func() bool {
+		_, ok := sw.w.Level().View().BlockAt(blocks.BlockPos{X: 0, Y: 63, Z: 0})
+		return ok
+	})
+	for _, args := range []string{`{"item":"cobblestone","count":2}`, `{"block_type":"Cobblestone","count":2}`, `{"block_type":"stone","count":2}`} {
+		var r CollectResult
+		result(t, callN(t, sw.d, "mc_collect", args), &r)
+		if r.Collected != 0 || r.Item != "cobblestone" || len(r.MissingTool) == 0 || r.MissingTool[0] != "wooden_pickaxe" ||
+			!strings.Contains(r.Reason, "right tool") || !strings.Contains(r.NextStep, "craft_tools") {
+			t.Errorf("mc_collect %s = %+v; want the pickaxes named, wooden first", args, r)
+		}
+	}
+	var r CollectResult
+	result(t, callN(t, sw.d, "mc_collect", `{"item":"cobblestone","count":2,"craft_tools":true}`), &r)
+	if r.Collected != 0 || r.CraftedTool != "" || !strings.Contains(r.Reason, "could not craft") || !strings.Contains(r.NextStep, "mc_recipe wooden_pickaxe") {
+		t.Errorf("mc_collect with craft_tools and an empty inventory = %+v", r)
+	}
+	for _, c := range []struct{ args, want string }{
+		{`{"item":"coal","block_type":"stone","count":1}`, "not both"},
+		{`{"count":1}`, "say what to gather"},
+		{`{"item":"unobtainium","count":1}`, "neither an item nor a block"},
+	} {
+		if resp := callN(t, sw.d, "mc_collect", c.args); resp.OK || !strings.Contains(resp.Error, c.want) {
+			t.Errorf("mc_collect %s = %+v; want an error with %q", c.args, resp, c.want)
+		}
+	}
+}

@@ -42,12 +42,12 @@ type moveResult struct {
 func (t *Tools) registerMovement(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_goto",
-		Description: "Walks the bot to a block position: plans a path over the loaded world (walking, sprinting, jumping up a block, stepping down safe drops, swimming, climbing ladders; around lava, fire and other harmful blocks) and walks it, re-planning when the world changes or the server moves the bot. " +
+		Description: "Walks the bot to a block position, or with x and z alone to the ground there (under trees the forest floor, not the leaves' top); a guessed y under the ground means the surface above it, one in the air the ground below. It plans a path over the loaded world (walking, sprinting, jumping up a block, stepping down safe drops, swimming, climbing ladders; around lava, fire and other harmful blocks) and walks it, re-planning when the world changes or the server moves the bot. " +
 			"With dig=true it may break blocks in its way (the real break time with the best tool it carries, weighed against walking around; never bedrock, blocks beside water or lava, under sand or gravel, or under its feet); with bridge=true it may place blocks it carries (dirt, cobblestone, netherrack, stone …) to cross gaps and water. Both are off unless asked for. " +
 			"Answers arrived=true once the bot's feet are within range blocks of the block's bottom middle; otherwise arrived=false with the reason (no path: the goal is shut in, in an unloaded chunk, across too much water …, or the bot got stuck), how far it got and what to try. mc_stop stops it at the next tick. Long walks report mc_task_progress (steps walked out of the total).",
 		Args: protocol.Schema{
 			protocol.Int("x", "block x", -30_000_000, 30_000_000).Req(),
-			protocol.Int("y", "block y (the feet's block)", -2048, 2048).Req(),
+			protocol.Int("y", "block y (the feet's block); leave it out for the ground at x, z", -2048, 2048),
 			protocol.Int("z", "block z", -30_000_000, 30_000_000).Req(),
 			protocol.Num("range", "how near is near enough, in blocks", 0, maxMoveRange).Def(2),
 			digArg, bridgeArg,
@@ -59,7 +59,16 @@ func (t *Tools) registerMovement(c *protocol.Catalog) {
 			if err != nil {
 				return nil, err
 			}
-			target := geom.Vec3{X: float64(a.Int("x")) + 0.5, Y: float64(a.Int("y")), Z: float64(a.Int("z")) + 0.5}
+			if err := w.blindness(); err != nil {
+				return nil, err
+			}
+			w.awaitFirstChunks(ctx)
+			x, z := a.Int("x"), a.Int("z")
+			y, ok, answer := w.goalFeet(x, z, a)
+			if !ok {
+				return answer, nil
+			}
+			target := geom.Vec3{X: float64(x) + 0.5, Y: y, Z: float64(z) + 0.5}
 			return w.walkTo(ctx, "mc_goto", move.Target{
 				Kind:   "goto",
 				Point:  func() (geom.Vec3, bool) { return target, true },
@@ -174,6 +183,32 @@ func (t *Tools) registerMovement(c *protocol.Catalog) {
 			}{true, round1(float64(st.Yaw)), round1(float64(st.Pitch))}, nil
 		},
 	})
+}
+
+// goalFeet is the height of the feet mc_goto walks to at x, z: the ground
+// there when no y was given, else the place nearest the guessed y where a
+// player can stand (a y under the ground is the surface above it). ok is
+// false when there is nothing to walk to, with the answer saying why.
+func (w *session) goalFeet(x, z int, a protocol.Args) (y float64, ok bool, answer moveResult) {
+	hasY := a.Has("y")
+	g := w.Body().Ground(x, z, a.Int("y"), hasY)
+	switch {
+	case g.Found:
+		return g.Node.Floor, true, moveResult{}
+	case hasY:
+		// Unloaded, or a column with no place to stand: the planner says
+		// why when it walks toward the block given.
+		return float64(a.Int("y")), true, moveResult{}
+	}
+	answer = moveResult{Position: w.Self().Snapshot().Position.Round()}
+	if g.Unloaded {
+		answer.Reason = fmt.Sprintf("the bot cannot see the ground at %d %d: its chunk is not loaded", x, z)
+		answer.NextStep = "give y as well (a guess is fine: under the ground means the surface above it), or walk nearer first"
+	} else {
+		answer.Reason = fmt.Sprintf("there is no place to stand in the column at %d %d", x, z)
+		answer.NextStep = "pick another x and z, or call mc_map to see the land"
+	}
+	return 0, false, answer
 }
 
 // walkTo runs a walk for a tool and turns how it ended into the answer:
