@@ -10,7 +10,9 @@
 //   - resident memory (VmRSS) after 30 s idle at view distance 10, with
 //     the chunks of the view loaded and kept (blockmate: the world and
 //     entity stores, the 20 Hz tick running), and how many each holds;
-//   - CPU time (utime+stime) used over those 30 s.
+//   - CPU time used over those 30 s (the scheduler's count of its threads);
+//     -against measures a second build beside the first, -idle-rounds
+//     repeats the idle measures in turn.
 //
 // It prints the figures and the ratios against the goals of issue 3 and
 // writes them, with the machine and date, to
@@ -62,6 +64,9 @@ func main() {
 	bin := flag.String("blockmate", "", "blockmate binary to measure (default: build the module's)")
 	results := flag.String("results", "", "write the results here (default testdata/bench/RESULTS-<version>.md; \"-\": do not write)")
 	label := flag.String("label", "", "what was measured, for the results (default: the commit, and whether the working tree had changes)")
+	against := flag.String("against", "", "a second blockmate binary (another build) whose idle CPU and memory are measured beside the first, in the same run on the same server")
+	againstLabel := flag.String("against-label", "", "what -against is, for the results (default: its path)")
+	idleRounds := flag.Int("idle-rounds", 1, "idle measures per client, in turn; the figures are the median round's")
 	flag.Parse()
 
 	if *results == "" {
@@ -69,7 +74,10 @@ func main() {
 	} else if *results == "-" {
 		*results = ""
 	}
-	if err := run(*version, *rounds, *idle, *viewDistance, *bin, *results, *label); err != nil {
+	if *againstLabel == "" && *against != "" {
+		*againstLabel = "the blockmate binary " + *against
+	}
+	if err := run(*version, *rounds, *idle, *viewDistance, *bin, *results, *label, *against, *againstLabel, max(1, *idleRounds)); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -99,7 +107,7 @@ type worldFigures struct {
 	StoreBytes int64 // blockmate's estimate of its block store; 0 when not known
 }
 
-func run(version string, rounds int, idle time.Duration, viewDistance int, bin, resultsPath, label string) error {
+func run(version string, rounds int, idle time.Duration, viewDistance int, bin, resultsPath, label, against, againstLabel string, idleRounds int) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
@@ -158,7 +166,15 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 		return startBlockmate(ctx, bin, port, username)
 	}}
 
-	rep := report{Label: label, Server: server, Version: version, ViewDistance: viewDistance, Rounds: rounds, Idle: idle, Spawn: map[string][]time.Duration{}, Failed: map[string]string{}}
+	rep := report{Label: label, Server: server, Version: version, ViewDistance: viewDistance, Rounds: rounds, Idle: idle, IdleRounds: idleRounds,
+		Spawn: map[string][]time.Duration{}, Failed: map[string]string{}, IdleRuns: map[string][]idleFigures{}}
+	idlers := []client{blockmate, mineflayer}
+	if against != "" {
+		rep.Against = againstLabel
+		idlers = []client{blockmate, {againstName, func(ctx context.Context, username string) (*running, error) {
+			return startBlockmate(ctx, against, port, username)
+		}}, mineflayer}
+	}
 
 	// Start to spawned: one untimed warm-up each (page cache, JIT of the
 	// server's join path), then rounds in rotating order so that no client
@@ -190,22 +206,28 @@ func run(version string, rounds int, idle time.Duration, viewDistance int, bin, 
 		}
 	}
 
-	// Idle: one client at a time, so neither sees the other's movement.
-	for _, c := range []client{blockmate, mineflayer} {
-		if rep.Failed[c.name] != "" {
-			continue
+	// Idle: one client at a time, so none sees another's movement; with
+	// several rounds, in turn, so that the machine's load of the moment
+	// falls on each alike.
+	for round := 1; round <= idleRounds; round++ {
+		for _, c := range idlers {
+			if rep.Failed[c.name] != "" {
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "bench: %s idle for %v (round %d)…\n", c.name, idle, round)
+			m, err := measureIdle(c, idle)
+			if err != nil {
+				rep.Failed[c.name] = err.Error()
+				fmt.Fprintf(os.Stderr, "bench: %s idle: %v\n", c.name, err)
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "bench: %s idle CPU %v\n", c.name, m.CPU.Round(time.Millisecond))
+			rep.IdleRuns[c.name] = append(rep.IdleRuns[c.name], m)
 		}
-		fmt.Fprintf(os.Stderr, "bench: %s idle for %v…\n", c.name, idle)
-		m, err := measureIdle(c, idle)
-		if err != nil {
-			rep.Failed[c.name] = err.Error()
-			fmt.Fprintf(os.Stderr, "bench: %s idle: %v\n", c.name, err)
-			continue
-		}
-		if rep.IdleFigures == nil {
-			rep.IdleFigures = map[string]idleFigures{}
-		}
-		rep.IdleFigures[c.name] = m
+	}
+	rep.IdleFigures = map[string]idleFigures{}
+	for name, runs := range rep.IdleRuns {
+		rep.IdleFigures[name] = medianIdle(runs)
 	}
 
 	rep.Machine = machine(peers)
@@ -452,8 +474,52 @@ func measureIdle(c client, idle time.Duration) (idleFigures, error) {
 	return f, nil
 }
 
-// cpuTime is utime+stime of a process (all its threads) from /proc/PID/stat.
+// againstName names the -against build among the clients.
+const againstName = "blockmate -against"
+
+// medianIdle is the round whose CPU is the median (the lower of the middle
+// two), with its memory and view, so the figures belong together.
+func medianIdle(runs []idleFigures) idleFigures {
+	s := slices.Clone(runs)
+	slices.SortFunc(s, func(a, b idleFigures) int { return int(a.CPU - b.CPU) })
+	return s[(len(s)-1)/2]
+}
+
+// cpuTime is the CPU time a process's threads have run. It sums the
+// scheduler's own count of each thread (/proc/PID/task/*/schedstat, in
+// nanoseconds): an idle bot uses tens of milliseconds in 30 s, where the
+// 10 ms clock ticks of /proc/PID/stat (the fallback, when schedstat is
+// not there) would be a quarter of the figure. A thread that ends within
+// the window takes its time with it; neither client's threads end while
+// idle (Go's and Node's threads are kept).
 func cpuTime(pid int) (time.Duration, error) {
+	if tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid)); err == nil {
+		var sum time.Duration
+		ok := len(tasks) > 0
+		for _, t := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+			f := strings.Fields(string(b))
+			if err != nil || len(f) < 1 {
+				ok = false
+				break
+			}
+			ns, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				ok = false
+				break
+			}
+			sum += time.Duration(ns)
+		}
+		if ok {
+			return sum, nil
+		}
+	}
+	return statCPUTime(pid)
+}
+
+// statCPUTime is utime+stime of a process (all its threads) from
+// /proc/PID/stat, in clock ticks.
+func statCPUTime(pid int) (time.Duration, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
@@ -513,8 +579,11 @@ type report struct {
 	ViewDistance int
 	Rounds       int
 	Idle         time.Duration
+	IdleRounds   int
 	Spawn        map[string][]time.Duration
-	IdleFigures  map[string]idleFigures
+	IdleFigures  map[string]idleFigures   // the median round's, by client
+	IdleRuns     map[string][]idleFigures // every round's, by client
+	Against      string                   // what -against measured, or ""
 	Failed       map[string]string
 	Machine      string
 	Date         time.Time
@@ -586,6 +655,11 @@ func (r *report) rows() []row {
 		v = fmt.Sprintf("not comparable: the server sent them %d and %d columns", bm.World.Chunks, mf.World.Chunks)
 	}
 	rows = append(rows, row{fmt.Sprintf("CPU time over %v idle", r.Idle), cpu(bm, bmOK), "—", cpu(mf, mfOK), x + " × mineflayer", fmt.Sprintf("≤ %.2f", goalCPU), v})
+	if ag, agOK := r.IdleFigures[againstName]; r.Against != "" {
+		x, v = ratio(float64(ag.CPU), float64(mf.CPU), agOK, mfOK, goalCPU)
+		rows = append(rows, row{fmt.Sprintf("CPU time over %v idle, -against build", r.Idle), cpu(ag, agOK), "—", cpu(mf, mfOK), x + " × mineflayer", fmt.Sprintf("≤ %.2f", goalCPU), v})
+		rows = append(rows, row{fmt.Sprintf("resident memory after %v idle, -against build", r.Idle), mb(ag, agOK), "—", mb(mf, mfOK), "", "", ""})
+	}
 	chunks := func(f idleFigures, ok bool) string {
 		if !ok || f.World == nil {
 			return na
@@ -617,9 +691,24 @@ func (r *report) rawSpawns() []string {
 	return out
 }
 
+// rawIdle lists every idle round's CPU, by client.
+func (r *report) rawIdle() []string {
+	var out []string
+	for _, name := range []string{"blockmate", againstName, "mineflayer"} {
+		var parts []string
+		for _, f := range r.IdleRuns[name] {
+			parts = append(parts, strconv.FormatInt(f.CPU.Milliseconds(), 10))
+		}
+		if len(parts) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s ms", name, strings.Join(parts, ", ")))
+		}
+	}
+	return out
+}
+
 func (r *report) failures() []string {
 	var out []string
-	for _, name := range []string{"blockmate", "bare client", "mineflayer"} {
+	for _, name := range []string{"blockmate", againstName, "bare client", "mineflayer"} {
 		if msg := r.Failed[name]; msg != "" {
 			first, _, _ := strings.Cut(msg, "\n")
 			out = append(out, fmt.Sprintf("%s was not measured: %s", name, first))
@@ -649,6 +738,12 @@ func (r *report) table() string {
 	for _, s := range r.rawSpawns() {
 		fmt.Fprintf(&b, "joins %s\n", s)
 	}
+	for _, s := range r.rawIdle() {
+		fmt.Fprintf(&b, "idle CPU %s\n", s)
+	}
+	if r.Against != "" {
+		fmt.Fprintf(&b, "-against: %s\n", r.Against)
+	}
 	for _, s := range r.failures() {
 		fmt.Fprintln(&b, s)
 	}
@@ -673,14 +768,20 @@ func (r *report) markdown() string {
 	for _, s := range r.rawSpawns() {
 		fmt.Fprintf(&b, "- Joins, %s\n", s)
 	}
+	for _, s := range r.rawIdle() {
+		fmt.Fprintf(&b, "- Idle CPU, %s\n", s)
+	}
+	if r.Against != "" {
+		fmt.Fprintf(&b, "- `-against` build: %s\n", r.Against)
+	}
 	for _, s := range r.failures() {
 		fmt.Fprintf(&b, "- %s\n", s)
 	}
 	b.WriteString("\nStart to spawned is measured from just before the process is started to the moment it reports being in the world: " +
 		"blockmate's mc_join response (`blockmate sidecar`, the request written at once), mineflayer's `spawn` event, " +
 		"the bare minecraft-protocol client's first position packet. Memory is VmRSS from /proc/PID/status; " +
-		"CPU is utime+stime from /proc/PID/stat, counted from spawned to the end of the idle time. " +
-		"The idle measures run one client at a time; the chunk columns each holds are asked after them (blockmate's mc_status, mineflayer's world), " +
+		"CPU is the time the process's threads ran (the scheduler's count, /proc/PID/task/*/schedstat, in nanoseconds), counted from spawned to the end of the idle time. " +
+		fmt.Sprintf("The idle measures (%d round(s) per client, in turn; the figures are the median round's) run one client at a time; the chunk", r.IdleRounds) + " columns each holds are asked after them (blockmate's mc_status, mineflayer's world), " +
 		"blockmate's store size being its own estimate of the bytes its blocks take (world.Store.Bytes), not the process's.\n")
 	return b.String()
 }

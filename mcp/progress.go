@@ -84,12 +84,19 @@ func (s *Server) sendProgress(ctx context.Context, ss *sdk.ServerSession, token 
 				return
 			}
 			last, stepped = p, true
-			send(v.step(float64(p.Done)), fmt.Sprintf("%s: %d of %d", p.Tool, p.Done, p.Total))
+			msg := fmt.Sprintf("%s: %d of %d", p.Tool, p.Done, p.Total)
+			if p.Step != "" {
+				msg += ", " + p.Step
+			}
+			send(v.step(float64(p.Done)), msg)
 		case <-ticks:
 			beats++
 			msg := fmt.Sprintf("%s: still running after %v", tool, time.Duration(beats)*s.progressEvery)
 			if stepped {
 				msg += fmt.Sprintf(", %d of %d so far", last.Done, last.Total)
+				if last.Step != "" {
+					msg += ", " + last.Step
+				}
 			}
 			send(v.beat(), msg)
 		}

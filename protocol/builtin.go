@@ -11,7 +11,7 @@ import (
 func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	c.Add(Tool{
 		Name: "mc_stop",
-		Description: "Stops whatever the bot is doing right now: every running tool call and background task is cancelled, and each call answers with an error saying it was stopped; a walk (mc_goto, mc_goto_player, mc_follow) lets go of the keys at the next game tick. " +
+		Description: "Stops whatever the bot is doing right now: every running tool call and background task is cancelled, and each call answers with an error saying it was stopped (mc_obtain with its answer saying so, what was done and what remains); a walk (mc_goto, mc_goto_player, mc_follow) lets go of the keys at the next game tick. " +
 			"Use it when the player says stop, or before changing plans. It is not sticky: the very next call runs normally. Returns the ids of the calls it cancelled, each as it was sent (a number stays a number); a call that finished on its own as the stop arrived, or that something else (mc_leave, or its own caller) had already cancelled, is not listed.",
 		Effect: Write,
 		// Stopping twice stops nothing more, and it touches only the calls
@@ -101,4 +101,7 @@ type TaskProgress struct {
 	ID    string `json:"id"`
 	Done  int64  `json:"done"`
 	Total int64  `json:"total"`
+	// Step, when the call runs steps (mc_obtain's plan), names the one
+	// under way in words: "craft 12 oak_planks".
+	Step string `json:"step,omitempty"`
 }

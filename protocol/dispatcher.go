@@ -557,7 +557,7 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		// The call ended because it was cancelled only if it answers with
 		// an error after its context ended; a result is a normal finish.
 		d.mu.Lock()
-		call.interrupted = err != nil && runCtx.Err() != nil
+		call.interrupted = runCtx.Err() != nil && (err != nil || stoppedResult(result))
 		if call.task != nil {
 			call.task.interrupted = call.interrupted
 		}
@@ -584,6 +584,17 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		return func() Response { return d.runWaiting(call, req, wait, finish) }
 	}
 	return finish
+}
+
+// Interrupted is a result that says it was cut short by its context (a
+// plan's answer stopped half-way tells what was done and what remains,
+// which an error would lose): mc_stop lists the call as cancelled all the
+// same.
+type Interrupted interface{ Interrupted() bool }
+
+func stoppedResult(result any) bool {
+	r, ok := result.(Interrupted)
+	return ok && r.Interrupted()
 }
 
 func (d *Dispatcher) run(ctx context.Context, tool *Tool, args Args) (result any, err error) {

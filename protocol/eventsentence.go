@@ -43,6 +43,7 @@ type EventFields struct {
 	Tool      string          `json:"tool"`
 	Done      *int            `json:"done"`
 	Total     *int            `json:"total"`
+	Step      string          `json:"step"`
 	Position  json.RawMessage `json:"position"`
 	NextStep  string          `json:"next_step"`
 	Title     string          `json:"title"`
@@ -158,6 +159,9 @@ func progressSentence(f EventFields) string {
 	text := strings.TrimPrefix(name(f.Tool, "Task"), "mc_")
 	if f.Done != nil && f.Total != nil {
 		text += fmt.Sprintf(": %d of %d", *f.Done, *f.Total)
+	}
+	if f.Step != "" {
+		text += ", " + untrusted.Line(f.Step)
 	}
 	return text
 }

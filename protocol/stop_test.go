@@ -131,3 +131,33 @@ func TestStopAndCancelBeforeShareOneTable(t *testing.T) {
 		t.Errorf("the held call answered %+v", r)
 	}
 }
+
+// halfDone is a result that says it was stopped half-way.
+type halfDone struct {
+	Done    int  `json:"done"`
+	stopped bool // never on the wire
+}
+
+func (h halfDone) Interrupted() bool { return h.stopped }
+
+// A call that answers a stop with a result saying so (Interrupted, as
+// mc_obtain's answer tells what was done and what remains) is listed as
+// cancelled, and its result reaches the caller whole.
+func TestStopListsAResultThatSaysItWasStopped(t *testing.T) {
+	d := newTestDispatcher(t)
+	d.Catalog().Add(Tool{Name: "mc_half_done", Description: "answers a stop with how far it got", Effect: Read,
+		Handler: func(ctx context.Context, _ Args) (any, error) {
+			<-ctx.Done()
+			return halfDone{Done: 3, stopped: true}, nil
+		}})
+	half := d.Start(context.Background(), Request{ID: json.RawMessage(`"half"`), Tool: "mc_half_done"})
+	done := make(chan Response, 1)
+	go func() { done <- half() }()
+	waitRunning(t, d, 1)
+	if r := call(d, "s", "mc_stop", ""); string(r.Result) != `{"stopped":true,"cancelled":["half"]}` {
+		t.Errorf("mc_stop = %s", r.Result)
+	}
+	if r := <-done; !r.OK || string(r.Result) != `{"done":3}` {
+		t.Errorf("the stopped call answered %+v", r)
+	}
+}

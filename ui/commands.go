@@ -116,6 +116,7 @@ func (m *Model) applyBatch(b batchMsg) tea.Cmd {
 		if e.Name == "mc_task_progress" {
 			if m.status.progress == nil {
 				m.status.progress = progressBook{}
+				m.timeline.progress = m.status.progress
 			}
 			m.status.progress.note(e.Payload)
 		}

@@ -125,6 +125,9 @@ func (p *eventsPane) add(evs []protocol.Event, dropped int) {
 		if p.sameNews(e, kept) {
 			continue
 		}
+		if p.updateProgress(e, kept) {
+			continue
+		}
 		kept = append(kept, e)
 		if !slices.Contains(p.kinds, e.Name) && len(p.kinds) < 64 && e.Name == clean(e.Name) {
 			p.kinds = append(p.kinds, e.Name)
@@ -148,6 +151,47 @@ func (p *eventsPane) add(evs []protocol.Event, dropped int) {
 		p.entries = append(p.entries, evs...)
 	}
 	p.clamp()
+}
+
+// progressLookBack is how far back updateProgress looks for a call's
+// progress line.
+const progressLookBack = 64
+
+// updateProgress changes a call's progress line in place: an
+// mc_task_progress of a call that has one among the last events (or in
+// the batch being added, pending) replaces it there instead of adding a
+// line each second.
+func (p *eventsPane) updateProgress(e protocol.Event, pending []protocol.Event) bool {
+	id := progressID(e)
+	if id == "" {
+		return false
+	}
+	for i := len(pending) - 1; i >= 0; i-- {
+		if progressID(pending[i]) == id {
+			pending[i] = e
+			return true
+		}
+	}
+	for i := len(p.entries) - 1; i >= 0 && i >= len(p.entries)-progressLookBack; i-- {
+		if progressID(p.entries[i]) == id {
+			p.entries[i] = e
+			return true
+		}
+	}
+	return false
+}
+
+// progressID is the call id of an mc_task_progress event, "" for other
+// events.
+func progressID(e protocol.Event) string {
+	if e.Name != "mc_task_progress" {
+		return ""
+	}
+	var pr taskProgress
+	if json.Unmarshal(e.Payload, &pr) != nil {
+		return ""
+	}
+	return pr.ID
 }
 
 // sameNews tells a player's arrival (or leaving) once: the bot's

@@ -13,6 +13,9 @@ type taskProgress struct {
 	ID    string `json:"id"`
 	Done  int64  `json:"done"`
 	Total int64  `json:"total"`
+	// Step names the step under way of a call that runs a plan
+	// (mc_obtain): done and total then count steps.
+	Step string `json:"step"`
 }
 
 // progressBook holds the latest progress of each running call, by call id
@@ -50,5 +53,26 @@ func taskText(b progressBook, id, tool string, args map[string]json.RawMessage) 
 		}
 		return fmt.Sprintf("collected %d/%d", p.Done, p.Total)
 	}
+	if tool == "mc_obtain" {
+		return "obtain " + argText(args, "item") + ": " + stepLine(p)
+	}
 	return fmt.Sprintf("%s %d/%d", tool, p.Done, p.Total)
+}
+
+// stepLine is a plan's progress: "step 3/7 craft 12 oak_planks", or
+// "7/7 steps done" once the last has ended.
+func stepLine(p taskProgress) string {
+	if p.Done >= p.Total {
+		return fmt.Sprintf("%d/%d steps done", p.Done, p.Total)
+	}
+	return strings.TrimSpace(fmt.Sprintf("step %d/%d %s", p.Done+1, p.Total, clean(p.Step)))
+}
+
+// argText is a call's string argument, cleaned for the screen.
+func argText(args map[string]json.RawMessage, name string) string {
+	var v string
+	if raw, ok := args[name]; ok && json.Unmarshal(raw, &v) == nil {
+		return clean(strings.TrimPrefix(v, "minecraft:"))
+	}
+	return ""
 }

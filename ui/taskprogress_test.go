@@ -116,3 +116,63 @@ func TestTheStatusPaneNamesTheBehavioursOn(t *testing.T) {
 		t.Errorf("with every behaviour off the Care line is %q", got)
 	}
 }
+
+// TestObtainStepsInTaskLineTimelineAndEvents: a running mc_obtain's
+// progress names the plan's step on the status pane's task line and in
+// the overlay ("obtain stone_pickaxe: step 3/8 craft 12 oak_planks") and
+// under its call in the timeline; each update changes the one progress
+// line in the events pane instead of adding one. Once it has answered,
+// the timeline lists the answer's steps under the call, ticked where done.
+func TestObtainStepsInTaskLineTimelineAndEvents(t *testing.T) {
+	m := newModel(t, newDispatcher(t), themes.Dark, 120, 40)
+	st := fixtureStatus(20)
+	args := map[string]json.RawMessage{"item": json.RawMessage(`"stone_pickaxe"`)}
+	st.Task = []protocol.RunningCall{{ID: "o1", Tool: "mc_obtain", Args: args, Started: epoch}}
+	m = update(m, statusMsg{Status: st})
+	m.applyBatch(batchMsg{Calls: []protocol.CallEvent{{Phase: protocol.Started, ID: json.RawMessage(`"o1"`), Tool: "mc_obtain", Args: args, Started: epoch}}})
+	before := len(m.events.entries)
+	progress := func(done int, step string) {
+		m.applyBatch(batchMsg{Events: []protocol.Event{event("mc_task_progress", epoch, map[string]any{"tool": "mc_obtain", "id": "o1", "done": done, "total": 8, "step": step})}})
+	}
+	progress(0, "gather 3 oak_log")
+	progress(1, "craft 12 oak_planks")
+	progress(2, "craft 12 oak_planks (4/12)")
+	const want = "obtain stone_pickaxe: step 3/8 craft 12 oak_planks (4/12)"
+	var task string
+	for _, l := range m.status.lines(80) {
+		if l := ansi.Strip(l); strings.HasPrefix(l, "Task") {
+			task = l
+		}
+	}
+	if !strings.Contains(task, want) {
+		t.Errorf("the task line is %q, want %q", task, want)
+	}
+	if v := ansi.Strip(m.timeline.View()); !strings.Contains(v, "└ step 3/8 craft 12 oak_planks (4/12)") {
+		t.Errorf("the timeline does not show the step under the call:\n%s", v)
+	}
+	m.overlay = true
+	if v := ansi.Strip(m.overlayView()); !strings.Contains(v, want) {
+		t.Errorf("the overlay does not show the step:\n%s", v)
+	}
+	m.overlay = false
+	if n := len(m.events.entries) - before; n != 1 {
+		t.Errorf("three progress updates added %d event lines, want one changed in place", n)
+	}
+	if last := ansi.Strip(m.events.line(m.events.entries[len(m.events.entries)-1], 100, false)); !strings.Contains(last, "obtain: 2 of 8, craft 12 oak_planks (4/12)") {
+		t.Errorf("the progress line is %q", last)
+	}
+
+	result := `{"obtained":false,"item":"stone_pickaxe","count":0,"steps":[{"action":"gather","item":"oak_log","count":3,"done":true},` +
+		`{"action":"place_table","item":"crafting_table","count":1,"done":true},{"action":"gather","item":"cobblestone","count":3,"done":false}],"missing":[{"item":"cobblestone","count":3}],"reason":"stopped"}`
+	m.applyBatch(batchMsg{Calls: []protocol.CallEvent{{Phase: protocol.Finished, ID: json.RawMessage(`"o1"`), Tool: "mc_obtain", Started: epoch,
+		Response: protocol.Response{ID: json.RawMessage(`"o1"`), OK: true, Result: json.RawMessage(result)}}}})
+	v := ansi.Strip(m.timeline.View())
+	for _, line := range []string{"✓ gather 3 oak_log", "✓ place crafting_table", "· gather 3 cobblestone"} {
+		if !strings.Contains(v, line) {
+			t.Errorf("the finished call's steps lack %q:\n%s", line, v)
+		}
+	}
+	if strings.Contains(v, "└ step") {
+		t.Errorf("the finished call still shows its running step:\n%s", v)
+	}
+}

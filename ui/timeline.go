@@ -68,6 +68,9 @@ type timelinePane struct {
 	spinning bool
 
 	detail detailView
+	// progress is the status pane's book of mc_task_progress (shared): a
+	// running plan's step shows under its call.
+	progress progressBook
 	// dropped counts call events lost to a full observer queue.
 	dropped int
 }
@@ -335,8 +338,25 @@ func (p timelinePane) View() string {
 		first = min(max(p.selected-rows+1, 0), len(p.calls)-rows)
 	}
 	var lines []string
+	selStart, selEnd := -1, -1
 	for i := first; i < len(p.calls) && i < first+rows; i++ {
+		if i == p.selected {
+			selStart = len(lines)
+		}
 		lines = append(lines, p.line(p.calls[i], i == p.selected && p.focused, w, per == 2)...)
+		lines = append(lines, p.planLines(p.calls[i], i == p.selected, w)...)
+		if i == p.selected {
+			selEnd = len(lines)
+		}
+	}
+	// A plan's steps make some calls taller: keep the selected call whole
+	// in view, the calls nearest it around it.
+	if n := p.rows(); len(lines) > n {
+		from := len(lines) - n
+		if selStart >= 0 && selStart < from {
+			from = max(min(selStart, selEnd-n), 0)
+		}
+		lines = lines[from:min(from+n, len(lines))]
 	}
 	if len(lines) == 0 {
 		lines = append(lines, s.Muted.Render("No tool calls yet. Type one below,"))
@@ -402,6 +422,57 @@ func (p timelinePane) line(c *call, selected bool, width int, split bool) []stri
 	}
 	parts = append(parts, took, preview)
 	return []string{truncate(strings.Join(parts, " "), width)}
+}
+
+// maxPlanLines bounds the steps shown under an mc_obtain call.
+const maxPlanLines = 12
+
+// planLines are an mc_obtain call's steps, under its line: while it runs,
+// the step under way (from its latest mc_task_progress, so each update
+// changes this one line); once it has answered, for the selected call,
+// every step of the answer, ticked where done.
+func (p timelinePane) planLines(c *call, selected bool, width int) []string {
+	if c.Tool != "mc_obtain" {
+		return nil
+	}
+	s := p.styles
+	if !c.Done {
+		pr, ok := p.progress[c.Key]
+		if !ok {
+			return nil
+		}
+		return []string{truncate("    "+s.Timeline.Running.Render("└ "+stepLine(pr)), width)}
+	}
+	if !selected || !c.Response.OK {
+		return nil
+	}
+	var r struct {
+		Steps []struct {
+			Action, Item string
+			Count        int
+			Done         bool
+		} `json:"steps"`
+	}
+	if json.Unmarshal(c.Response.Result, &r) != nil {
+		return nil
+	}
+	var out []string
+	for i, st := range r.Steps {
+		if i == maxPlanLines {
+			out = append(out, s.Muted.Render(truncate(fmt.Sprintf("    … %d more steps", len(r.Steps)-i), width)))
+			break
+		}
+		text := fmt.Sprintf("%s %d %s", clean(st.Action), st.Count, clean(st.Item))
+		if st.Action == "place_table" || st.Action == "place_furnace" {
+			text = "place " + clean(st.Item)
+		}
+		mark := s.Muted.Render("·")
+		if st.Done {
+			mark = s.Timeline.OK.Render(s.Glyphs.OK)
+		}
+		out = append(out, truncate("    "+mark+" "+s.Text.Render(text), width))
+	}
+	return out
 }
 
 // formatDuration is short and stable: 850ms, 1.2s, 3m04s.

@@ -57,6 +57,10 @@ type Packet struct {
 	// Payload is the packet's body after its id. It is valid only until
 	// the next ReadPacket: a handler that keeps bytes copies them.
 	Payload []byte
+	// Cut is true when Payload is only the part of the body that the
+	// packet's Cut (CutAt) asked for: the rest of the compressed frame was
+	// read from the stream but never inflated, nor its checksum checked.
+	Cut bool
 }
 
 // Outgoing is one packet to write: its kind and its encoded body.
@@ -75,6 +79,7 @@ type Conn struct {
 	// are atomics only so that other goroutines may look at them; they
 	// change under wmu together with the write side.
 	fr            *frameReader
+	cuts          map[mcdata.Packet]Cut // CutAt's, set before the read loop
 	readState     atomic.Uint32
 	readThreshold atomic.Int32
 
@@ -144,12 +149,32 @@ func (c *Conn) ReadPacket() (Packet, error) {
 	if c.opts.ReadTimeout > 0 {
 		_ = c.sock.SetReadDeadline(time.Now().Add(c.opts.ReadTimeout))
 	}
-	id, payload, err := c.fr.next(int(c.readThreshold.Load()))
+	id, payload, cut, err := c.fr.next(int(c.readThreshold.Load()))
 	if err != nil {
 		return Packet{}, err
 	}
 	state := c.State()
-	return Packet{Kind: c.table.Lookup(state, mcdata.Clientbound, id), ID: id, State: state, Payload: payload}, nil
+	return Packet{Kind: c.table.Lookup(state, mcdata.Clientbound, id), ID: id, State: state, Payload: payload, Cut: cut}, nil
+}
+
+// CutAt makes the connection inflate clientbound packet p only as far as
+// cut asks: for a packet whose readers read only its beginning (the bot
+// reads a chunk's terrain, not its light data, most of the packet's
+// bytes), so the rest of it costs neither inflating nor its checksum.
+// Packets sent uncompressed arrive whole. A packet the version does not
+// have is ignored. Only before the read loop starts: it reads the cuts
+// unlocked.
+func (c *Conn) CutAt(p mcdata.Packet, cut Cut) {
+	if _, ok := c.table.ID(p); !ok || p.Dir() != mcdata.Clientbound {
+		return
+	}
+	if c.cuts == nil {
+		c.cuts = map[mcdata.Packet]Cut{}
+		c.fr.cutFor = func(id int32) Cut {
+			return c.cuts[c.table.Lookup(c.State(), mcdata.Clientbound, id)]
+		}
+	}
+	c.cuts[p] = cut
 }
 
 // SetCompression turns compression on for packets of at least threshold

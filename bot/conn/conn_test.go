@@ -62,7 +62,7 @@ func TestReadsWhatGoMCWrites(t *testing.T) {
 			}
 			fr := newFrameReader(bytes.NewReader(packed(t, c.threshold, in...)), 0)
 			for i, want := range in {
-				gotID, got, err := fr.next(c.threshold)
+				gotID, got, _, err := fr.next(c.threshold)
 				if err != nil {
 					t.Fatalf("packet %d: %v", i, err)
 				}
@@ -70,7 +70,7 @@ func TestReadsWhatGoMCWrites(t *testing.T) {
 					t.Fatalf("packet %d: id %d, %d bytes; want id %d, %d bytes", i, gotID, len(got), want.ID, len(want.Data))
 				}
 			}
-			if _, _, err := fr.next(c.threshold); err != io.EOF {
+			if _, _, _, err := fr.next(c.threshold); err != io.EOF {
 				t.Errorf("after the last frame: %v, want io.EOF", err)
 			}
 		})
@@ -116,7 +116,7 @@ func TestRefusesMalformedFrames(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			fr := newFrameReader(bytes.NewReader(c.stream), 0)
-			_, _, err := fr.next(c.threshold)
+			_, _, _, err := fr.next(c.threshold)
 			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want ErrMalformed saying %q", err, c.want)
 			}
@@ -124,7 +124,7 @@ func TestRefusesMalformedFrames(t *testing.T) {
 	}
 	// A frame cut short is an unexpected end, not a clean one.
 	fr := newFrameReader(bytes.NewReader([]byte{10, 1, 2}), 0)
-	if _, _, err := fr.next(-1); err != io.ErrUnexpectedEOF {
+	if _, _, _, err := fr.next(-1); err != io.ErrUnexpectedEOF {
 		t.Errorf("cut frame: %v", err)
 	}
 }
@@ -145,7 +145,7 @@ func TestReadReusesItsBuffers(t *testing.T) {
 		src.Reset(stream)
 		fr.br.Reset(src)
 		for range in {
-			if _, _, err := fr.next(256); err != nil {
+			if _, _, _, err := fr.next(256); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -326,7 +326,7 @@ func FuzzFrameReader(f *testing.F) {
 		threshold := [...]int{-1, 256, 0, 64}[b[0]%4]
 		fr := newFrameReader(bytes.NewReader(b[1:]), 0)
 		for i := 0; i < 64; i++ {
-			_, payload, err := fr.next(threshold)
+			_, payload, _, err := fr.next(threshold)
 			if err != nil {
 				return
 			}
@@ -372,7 +372,7 @@ func BenchmarkRead(b *testing.B) {
 			src.Reset(stream)
 			fr.br.Reset(src)
 			for {
-				if _, _, err := fr.next(256); err != nil {
+				if _, _, _, err := fr.next(256); err != nil {
 					if err != io.EOF {
 						b.Fatal(err)
 					}

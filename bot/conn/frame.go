@@ -32,6 +32,13 @@ func malformed(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
 }
 
+// A Cut says how much of a packet's body its readers read, so that the
+// rest of a compressed frame need not be inflated: given the body's first
+// bytes (after the packet id), end (at most len(prefix)) when what is read
+// ends within them, else need, more than len(prefix), the length of body
+// that gets further. It must not keep prefix.
+type Cut func(prefix []byte) (end, need int)
+
 // frameReader reads frames from a stream and inflates compressed ones. It
 // reuses its buffers and its zlib reader from one packet to the next, so a
 // body it returns is valid until the next call. It is used by one goroutine.
@@ -43,6 +50,8 @@ type frameReader struct {
 	zr       io.ReadCloser // a zlib reader, Reset for every packet
 	one      [1]byte       // the read past a packet's end, kept here so it does not escape
 	max      int           // the longest frame taken, at most MaxFrame
+	// cutFor gives the Cut of a packet id in the current state, or nil.
+	cutFor func(id int32) Cut
 }
 
 // newFrameReader reads frames of at most max bytes from r (MaxFrame when
@@ -55,12 +64,17 @@ func newFrameReader(r io.Reader, max int) *frameReader {
 }
 
 // next reads one frame and returns its packet: the id and the payload after
-// it. threshold is the compression threshold, negative while compression is
-// off. Lengths are checked before anything is allocated for them.
-func (f *frameReader) next(threshold int) (id int32, payload []byte, err error) {
+// it, and whether the payload was cut (a compressed packet with a Cut whose
+// end came before the body's). threshold is the compression threshold,
+// negative while compression is off. Lengths are checked before anything
+// is allocated for them.
+//
+// The whole frame is read from the stream whatever the cut, so the next
+// frame starts where it should; only inflating stops early.
+func (f *frameReader) next(threshold int) (id int32, payload []byte, cut bool, err error) {
 	length, err := f.frameLength()
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, false, err
 	}
 	if cap(f.frame) < length {
 		f.frame = make([]byte, length)
@@ -70,13 +84,13 @@ func (f *frameReader) next(threshold int) (id int32, payload []byte, err error) 
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
-		return 0, nil, err
+		return 0, nil, false, err
 	}
 	body := f.frame
 	if threshold >= 0 {
 		declared, n := uvarint(body)
 		if n <= 0 {
-			return 0, nil, malformed("the uncompressed length is not a VarInt")
+			return 0, nil, false, malformed("the uncompressed length is not a VarInt")
 		}
 		body = body[n:]
 		if declared != 0 {
@@ -84,20 +98,20 @@ func (f *frameReader) next(threshold int) (id int32, payload []byte, err error) 
 			// the threshold, and at most the 8 MiB limit.
 			switch {
 			case declared < uint32(threshold):
-				return 0, nil, malformed("a compressed packet declares %d bytes, below the compression threshold of %d", declared, threshold)
+				return 0, nil, false, malformed("a compressed packet declares %d bytes, below the compression threshold of %d", declared, threshold)
 			case declared > MaxUncompressed:
-				return 0, nil, malformed("a compressed packet declares %d bytes, over the %d-byte limit", declared, MaxUncompressed)
+				return 0, nil, false, malformed("a compressed packet declares %d bytes, over the %d-byte limit", declared, MaxUncompressed)
 			}
-			if body, err = f.inflate(body, int(declared)); err != nil {
-				return 0, nil, err
+			if body, cut, err = f.inflate(body, int(declared)); err != nil {
+				return 0, nil, false, err
 			}
 		}
 	}
 	pid, n := uvarint(body)
 	if n <= 0 {
-		return 0, nil, malformed("the packet id is not a VarInt")
+		return 0, nil, false, malformed("the packet id is not a VarInt")
 	}
-	return int32(pid), body[n:], nil
+	return int32(pid), body[n:], cut, nil
 }
 
 // frameLength reads the frame's length prefix.
@@ -125,17 +139,22 @@ func (f *frameReader) frameLength() (int, error) {
 	return int(length), nil
 }
 
-// inflate decompresses data, which must inflate to exactly size bytes.
-func (f *frameReader) inflate(data []byte, size int) ([]byte, error) {
+// inflate decompresses data, which must inflate to exactly size bytes:
+// the packet id and its body. When the packet's id has a Cut, it inflates
+// only as far as the Cut asks and returns the id and the body up to the
+// Cut's end (cut true): the rest of the stream, and so its checksum, is
+// never inflated. The zlib reader is Reset on the next packet, so nothing
+// of this one's stream carries over.
+func (f *frameReader) inflate(data []byte, size int) (body []byte, cut bool, err error) {
 	f.src.Reset(data)
 	if f.zr == nil {
 		zr, err := zlib.NewReader(&f.src)
 		if err != nil {
-			return nil, malformed("compressed data: %v", err)
+			return nil, false, malformed("compressed data: %v", err)
 		}
 		f.zr = zr
 	} else if err := f.zr.(zlib.Resetter).Reset(&f.src, nil); err != nil {
-		return nil, malformed("compressed data: %v", err)
+		return nil, false, malformed("compressed data: %v", err)
 	}
 	var out []byte
 	if size <= keepBuffer {
@@ -146,21 +165,59 @@ func (f *frameReader) inflate(data []byte, size int) ([]byte, error) {
 	} else {
 		out = make([]byte, size)
 	}
-	if n, err := io.ReadFull(f.zr, out); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, malformed("a compressed packet declares %d bytes but inflates to %d", size, n)
+	n := 0 // bytes of out inflated
+	fill := func(to int) error {
+		m, err := io.ReadFull(f.zr, out[n:to])
+		n += m
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return malformed("a compressed packet declares %d bytes but inflates to %d", size, n)
 		}
-		return nil, malformed("compressed data: %v", err)
+		return malformed("compressed data: %v", err)
+	}
+	if f.cutFor != nil {
+		// The id first (a VarInt of at most 5 bytes), to find the Cut.
+		if err := fill(min(size, 5)); err != nil {
+			return nil, false, err
+		}
+		if id, k := uvarint(out[:n]); k > 0 {
+			if c := f.cutFor(int32(id)); c != nil {
+				for {
+					end, need := c(out[k:n])
+					if end > 0 && end <= n-k {
+						if k+end < size {
+							return out[:k+end], true, nil
+						}
+						break // the Cut wants it all: checked to its end below
+					}
+					if n == size {
+						break // the whole body: its readers meet what is wrong with it
+					}
+					// need is the Cut's; a Cut that asks for no more
+					// than it has is still moved on, so this ends.
+					if err := fill(k + min(max(need, n-k+1), size-k)); err != nil {
+						return nil, false, err
+					}
+				}
+			}
+		}
+	}
+	if n < size {
+		if err := fill(size); err != nil {
+			return nil, false, err
+		}
 	}
 	// The stream must end here. Reading to its end also checks the zlib
 	// checksum.
 	switch n, err := io.ReadAtLeast(f.zr, f.one[:], 1); {
 	case n > 0:
-		return nil, malformed("a compressed packet declares %d bytes but inflates to more", size)
+		return nil, false, malformed("a compressed packet declares %d bytes but inflates to more", size)
 	case !errors.Is(err, io.EOF):
-		return nil, malformed("compressed data: %v", err)
+		return nil, false, malformed("compressed data: %v", err)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // uvarint decodes a VarInt of at most 5 bytes from b. n is the bytes it

@@ -221,6 +221,19 @@ func (s *Session) HandleIfPresent(p mcdata.Packet, h Handler) bool {
 	return true
 }
 
+// CutAt makes the connection inflate packet p only as far as cut asks
+// (conn.Conn.CutAt): for a packet whose handlers read only its beginning,
+// so the rest costs nothing to read. Every handler of p then gets the body
+// up to cut's end when the packet came compressed, the whole body when it
+// came uncompressed. A packet the version lacks is ignored. Like Handle,
+// only before Start.
+func (s *Session) CutAt(p mcdata.Packet, cut conn.Cut) {
+	if s.started.Load() {
+		panic(fmt.Sprintf("core: a cut of %v was set after the read loop started; features attach before Start", p))
+	}
+	s.conn.CutAt(p, cut)
+}
+
 // Has reports whether the session's version has packet p.
 func (s *Session) Has(p mcdata.Packet) bool {
 	_, ok := s.Codec.Packets.ID(p)

@@ -4,7 +4,7 @@
 // nothing of them; main and the console register them with Register.
 //
 // One file per family of tools (connection, perception, surroundings, map,
-// chat, inventory, craft, chest, combat, dig, move, sleep); the helpers
+// chat, inventory, craft, chest, combat, dig, move, sleep, obtain); the helpers
 // more than one family uses are in helpers.go.
 package tools
 
@@ -76,6 +76,7 @@ func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
 	t.registerDig(c)
 	t.registerMovement(c)
 	t.registerSleep(c)
+	t.registerObtain(c)
 	t.registerBehavior(c)
 	cl.OnSession(t.watchSelf)
 	// A call that ends may leave the bot idle: the behaviours look again.

@@ -139,11 +139,27 @@ func (h Heightmap) At(x, z, height int) int {
 // chunks early.
 const maxBlockEntities = 1 << 16
 
-// DecodeChunk reads a chunk data packet's body: x and z, the heightmaps,
-// the section data (a byte array holding every section), the block
-// entities and the light data, which the bot does not keep and skips
-// (SkipLight). Everything allocated is bounded by the bytes read.
+// DecodeChunk reads a chunk data packet's body: the terrain (DecodeTerrain)
+// and the light data, which the bot does not keep and skips (SkipLight).
+// Everything allocated is bounded by the bytes read.
 func DecodeChunk(r *wire.Reader, l Layout) (*Chunk, error) {
+	c, err := DecodeTerrain(r, l)
+	if err != nil {
+		return nil, err
+	}
+	l.Format.SkipLight(r)
+	if r.Err() != nil {
+		return nil, fmt.Errorf("chunk %d,%d: %w", c.Pos.X, c.Pos.Z, r.Err())
+	}
+	return c, nil
+}
+
+// DecodeTerrain reads a chunk data packet's body up to its light data: x
+// and z, the heightmaps, the section data (a byte array holding every
+// section) and the block entities. It leaves r at the light data, which is
+// all the packet's bytes that follow (TerrainEnd finds the same place
+// without decoding). Everything allocated is bounded by the bytes read.
+func DecodeTerrain(r *wire.Reader, l Layout) (*Chunk, error) {
 	if err := l.Check(); err != nil {
 		return nil, err
 	}
@@ -177,11 +193,65 @@ func DecodeChunk(r *wire.Reader, l Layout) (*Chunk, error) {
 			NBT:  append([]byte(nil), raw...),
 		})
 	}
-	l.Format.SkipLight(r)
 	if r.Err() != nil {
 		return nil, fmt.Errorf("chunk %d,%d: %w", c.Pos.X, c.Pos.Z, r.Err())
 	}
 	return c, nil
+}
+
+// terrainSlack is how far past what it has seen TerrainEnd asks for when
+// it cannot tell the length of what comes next (a VarInt, NBT): enough
+// for the counts and the few block entities of most chunks in one step,
+// little beside a chunk's light data.
+const terrainSlack = 1 << 10
+
+// TerrainEnd says where the terrain of a chunk data packet's body ends (the
+// bytes DecodeTerrain reads), given b, the body's first bytes, without
+// decoding anything: end when the terrain ends within b; otherwise need,
+// more than len(b), the length of prefix that gets further. It walks the
+// fields DecodeTerrain reads (the heightmaps and block entities as raw
+// NBT, the section data by its length) and is held to it on every
+// captured chunk and by fuzzing (TestTerrainEndIsDecodeTerrains,
+// FuzzTerrainEnd). The connection uses it to stop inflating a chunk
+// packet at its light data, the most of its bytes, which the bot does not
+// read. A body that is malformed rather than short gets need too: the
+// caller, once it has the whole body, decodes it and meets the error.
+func (f Format) TerrainEnd(b []byte) (end, need int) {
+	r := wire.NewReader(b)
+	at := func() int { return len(b) - r.Remaining() }
+	more := func(n int) int { return max(n, len(b)+terrainSlack) }
+	r.Int32()
+	r.Int32()
+	if f.HeightmapArray {
+		n := int(r.VarInt())
+		for i := 0; i < n && r.Err() == nil; i++ {
+			r.VarInt()
+			r.Bytes(8 * int(r.VarInt()))
+		}
+	} else {
+		r.NBTRaw()
+	}
+	size := r.VarInt()
+	if r.Err() != nil {
+		return 0, more(0)
+	}
+	if start := at(); int(size) > len(b)-start {
+		// The section data alone says how far to go: to its end and the
+		// block entity count after it.
+		return 0, more(start + int(max(size, 0)) + 1)
+	}
+	r.Bytes(int(size))
+	n := r.VarInt()
+	for i := 0; i < int(n) && r.Err() == nil; i++ {
+		r.Byte()
+		r.Int16()
+		r.VarInt()
+		r.NBTRaw()
+	}
+	if r.Err() != nil || n < 0 {
+		return 0, more(0)
+	}
+	return at(), 0
 }
 
 // maxLightArrays bounds the light arrays of a chunk or light update: one per

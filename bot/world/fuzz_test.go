@@ -183,3 +183,46 @@ func TestWholePacketDecodes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTerrainEnd holds TerrainEnd to DecodeTerrain on arbitrary bytes in
+// every format: an end it claims is within the bytes, where DecodeTerrain
+// stops when it reads them, and the bytes up to it decode as the whole
+// does; a prefix of the bytes claims the same end or asks for more than it
+// has. No input panics.
+func FuzzTerrainEnd(f *testing.F) {
+	seedChunks(f)
+	f.Fuzz(func(t *testing.T, format byte, b []byte) {
+		l := testLayout(allFormats[int(format)%len(allFormats)])
+		l.Height = 32
+		end, need := l.TerrainEnd(b)
+		if end <= 0 {
+			if end < 0 || need <= len(b) {
+				t.Fatalf("no end, and need %d of %d bytes", need, len(b))
+			}
+		} else {
+			if end > len(b) {
+				t.Fatalf("end %d of %d bytes", end, len(b))
+			}
+			r := wire.NewReader(b)
+			whole, err := DecodeTerrain(r, l)
+			if err == nil && len(b)-r.Remaining() != end {
+				t.Fatalf("DecodeTerrain stops at %d, TerrainEnd says %d", len(b)-r.Remaining(), end)
+			}
+			rc := wire.NewReader(b[:end])
+			cut, errCut := DecodeTerrain(rc, l)
+			if (err == nil) != (errCut == nil) || err == nil && (rc.Remaining() != 0 || len(cut.Sections) != len(whole.Sections) || len(cut.BlockEntities) != len(whole.BlockEntities)) {
+				t.Fatalf("cut at its end the terrain decodes otherwise: %v, whole: %v", errCut, err)
+			}
+		}
+		p := int(format) % (len(b) + 1)
+		pend, pneed := l.TerrainEnd(b[:p])
+		switch {
+		case end > 0 && end <= p && pend != end:
+			t.Fatalf("a prefix of %d holding the end %d says end %d", p, end, pend)
+		case pend > 0 && pend != end:
+			t.Fatalf("a prefix of %d claims end %d, the whole %d", p, pend, end)
+		case pend == 0 && pneed <= p:
+			t.Fatalf("a prefix of %d asks for %d", p, pneed)
+		}
+	})
+}

@@ -149,6 +149,9 @@ func TestChunksMatchPrismarineChunk(t *testing.T) {
 			if r.Remaining() != 0 {
 				t.Errorf("%d bytes left after the packet", r.Remaining())
 			}
+			body := wire.NewReader(packet)
+			body.VarInt()
+			checkTerrainEnd(t, l, packet[len(packet)-body.Remaining():])
 			if c.Pos != (world.ChunkPos{X: want.X, Z: want.Z}) {
 				t.Errorf("position %v, prismarine %d,%d", c.Pos, want.X, want.Z)
 			}
