@@ -181,6 +181,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	drain := fs.Duration("drain", protocol.DefaultDrain, "when stdin ends, how long calls in flight may finish before they are cancelled, from 0s (cancel them at once) to "+fmtDuration(protocol.MaxDrain))
 	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and push mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
 	watchSocket := fs.String("watch-socket", "", watchSocketHelp)
+	wait := fs.Duration("wait", 0, "answer a long call (mc_collect, mc_goto, mc_sleep …) that sends no wait of its own after this long with {running, task_id, so_far}, and finish it in the background (mc_task_done, mc_task_result); 0 waits until the call ends")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: blockmate sidecar [flags]\n\nSpeaks JSON Lines on stdin/stdout: one request {\"id\",\"tool\",\"args\"} per line in,\none response per request and events out. Logs go to stderr.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -222,7 +223,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	log.Info("sidecar ready", "version", versionString(), "tools", len(parts.catalog.Names()))
 	err = protocol.Serve(ctx, parts.dispatcher, stdin, stdout, protocol.SidecarOptions{
-		MaxLine: *maxLine, Drain: *drain, Log: log, BeforeExit: parts.close,
+		MaxLine: *maxLine, Drain: *drain, Log: log, BeforeExit: parts.close, DefaultWait: *wait,
 	})
 	if err != nil {
 		log.Error("sidecar ended with an error", "err", err)
@@ -375,7 +376,7 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		reserveGCHeadroom()
-		server := mcp.New(parts.dispatcher, mcp.Options{Version: versionString(), Log: log})
+		server := mcp.New(parts.dispatcher, mf.serverOptions(log))
 		defer server.Close()
 		url, stopHTTP, err := listenMCPHTTP(ctx, server, mf, token, log)
 		if err != nil {

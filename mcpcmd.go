@@ -26,12 +26,19 @@ type mcpFlags struct {
 	http        string
 	token       string
 	allowRemote bool
+	wait        time.Duration
 }
 
 func (f *mcpFlags) registerHTTP(fs *flag.FlagSet, name string) {
 	fs.StringVar(&f.http, name, "", "serve MCP over Streamable HTTP at http://ADDR/mcp instead of stdin/stdout, e.g. 127.0.0.1:8765 (loopback only unless --allow-remote)")
 	fs.StringVar(&f.token, "token", "", "the bearer token HTTP clients must send (default: $BLOCKMATE_MCP_TOKEN, else a fresh one printed to stderr at start)")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --http listen on an address other computers can reach")
+	fs.DurationVar(&f.wait, "wait", 0, "answer a long call (mc_collect, mc_goto, mc_sleep …) that sends no wait of its own after this long with {running, task_id, so_far}, and finish it in the background (mc_task_done, mc_task_result); e.g. 50s for a client that gives up after 60 s. 0 waits until the call ends")
+}
+
+// serverOptions are the MCP server's options from the flags.
+func (f *mcpFlags) serverOptions(log *slog.Logger) mcp.Options {
+	return mcp.Options{Version: versionString(), Log: log, DefaultWait: f.wait}
 }
 
 // httpToken is the token from the flag or the environment, or a new one;
@@ -90,7 +97,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer stopWatch()
 	}
 	reserveGCHeadroom()
-	server := mcp.New(parts.dispatcher, mcp.Options{Version: versionString(), Log: log})
+	server := mcp.New(parts.dispatcher, f.serverOptions(log))
 	defer server.Close()
 	defer func() {
 		// Background tasks end with the process, and the bot leaves.

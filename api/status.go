@@ -74,6 +74,9 @@ type Status struct {
 	// LastDisconnect is how the bot's last connection ended, when it is in
 	// no world now.
 	LastDisconnect *Disconnect `json:"last_disconnect,omitempty"`
+	// Behaviors are the self-care behaviours (mc_set_behavior), each on or
+	// off.
+	Behaviors []Behavior `json:"behaviors,omitempty"`
 }
 
 // MovementTask is the walk in progress: its kind ("goto", "goto_player",
@@ -84,6 +87,12 @@ type MovementTask struct {
 	Goal   geom.Vec3 `json:"goal"`
 	Walked int       `json:"walked"`
 	Left   int       `json:"left"`
+}
+
+// Behavior is one self-care behaviour and whether it is on.
+type Behavior struct {
+	Name    string `json:"name"`
+	Enabled bool   `json:"enabled"`
 }
 
 // StatusItem is a stack by item name and count.

@@ -43,6 +43,8 @@ type Client struct {
 	join *joinAttempt
 	// lastEnd is how the last session ended, for mc_status.
 	lastEnd *LastEnd
+	// onSession run at each session's start (hooks.go).
+	onSession []func(*Session)
 }
 
 // joinAttempt is one running Join: its context (cancelled by mc_leave,
@@ -193,6 +195,7 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	c.w = w
 	c.mu.Unlock()
 	go c.watch(w)
+	c.sessionStarted(w)
 
 	st := w.self.Snapshot()
 	return api.JoinResult{

@@ -274,6 +274,10 @@ func TestSkillsSurvival(t *testing.T) {
 				s.t = t
 				s.eat()
 			})
+			t.Run("eats on its own", func(t *testing.T) {
+				s.t = t
+				s.eatsOnItsOwn()
+			})
 			t.Run("chest", func(t *testing.T) {
 				s.t = t
 				s.chest()
@@ -337,6 +341,12 @@ type eatReply struct {
 // full bot refuses, saying why.
 func (s *skillScene) eat() {
 	s.t.Helper()
+	// The bot would eat on its own once hungry (the eat behaviour): this
+	// scene tests mc_eat, called when the test says.
+	var off struct {
+		Enabled bool `json:"enabled"`
+	}
+	s.call("mc_set_behavior", map[string]any{"name": "eat", "enabled": false}, &off)
 	s.give("bread", 2)
 	s.give("apple", 1)
 	s.give("rotten_flesh", 1)
@@ -360,6 +370,34 @@ func (s *skillScene) eat() {
 		s.t.Fatalf("mc_eat apple when full = %+v, want a refusal", r)
 	}
 	s.agree(map[string]int{"bread": 1, "apple": 1})
+}
+
+// eatsOnItsOwn: a hungry bot with bread in its pockets and the eat
+// behaviour on eats by itself, with no call: the server's food and
+// inventory say so. The behaviour is off again afterwards, so that what
+// the later scenes count is theirs.
+func (s *skillScene) eatsOnItsOwn() {
+	s.t.Helper()
+	s.give("bread", 1)
+	before := s.botCounts()["bread"]
+	s.setFood(10, 0)
+	var sw struct {
+		Enabled bool `json:"enabled"`
+	}
+	s.call("mc_set_behavior", map[string]any{"name": "eat", "enabled": true}, &sw)
+	defer s.call("mc_set_behavior", map[string]any{"name": "eat", "enabled": false}, &sw)
+	// Bread: 5 hunger.
+	server := func() skillPlayer {
+		var p skillPlayer
+		s.query(&p, "player", s.bot)
+		return p
+	}
+	s.eventually("the bot eats a bread on its own", func() bool { return server().Food == 15 },
+		func() string {
+			p := server()
+			return fmt.Sprintf("the server has food %d, saturation %v", p.Food, p.Saturation)
+		})
+	s.agree(map[string]int{"bread": before - 1})
 }
 
 // chestCounts is what the server's chest at p holds, per item.

@@ -162,6 +162,16 @@ func (s *skillScene) sleep(version string) {
 	if err := r.Decode(&night); err != nil {
 		s.t.Fatal(err)
 	}
+	// While it slept the call said how far the night had come.
+	progressed := false
+	for _, ev := range s.sc.Events() {
+		if ev.Name == "mc_task_progress" && strings.Contains(string(ev.Payload), `"tool":"mc_sleep","id":"sleep-at-night"`) {
+			progressed = true
+		}
+	}
+	if !progressed {
+		s.t.Error("mc_sleep sent no mc_task_progress while the bot slept")
+	}
 	// The bot counts its own ticks asleep; the server's, which decide,
 	// are read from its log below (a server running late ticks back to
 	// back fits its 100 into fewer of the bot's).

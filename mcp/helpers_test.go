@@ -37,6 +37,13 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureWith(t, mcp.Options{Version: "test"}, nil)
+}
+
+// newFixtureWith is newFixture with the server's options and more tools,
+// which setup adds before the server is made.
+func newFixtureWith(t *testing.T, opts mcp.Options, setup func(*protocol.Catalog, *protocol.Dispatcher)) *fixture {
+	t.Helper()
 	catalog := protocol.NewCatalog()
 	bus := protocol.NewBus(nil)
 	d := protocol.NewDispatcher(catalog, bus, nil)
@@ -69,7 +76,10 @@ func newFixture(t *testing.T) *fixture {
 			}{a.String("what")}, nil
 		},
 	})
-	s := mcp.New(d, mcp.Options{Version: "test"})
+	if setup != nil {
+		setup(catalog, d)
+	}
+	s := mcp.New(d, opts)
 	t.Cleanup(s.Close)
 	return &fixture{d: d, server: s}
 }

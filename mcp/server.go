@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -50,6 +51,18 @@ type Options struct {
 	// EventHistory is how many recent events the events resource keeps; 0
 	// means 200.
 	EventHistory int
+	// DefaultWait is the wait a long tool's call gets when it sends none
+	// (blockmate mcp --wait): past it the call answers {running, task_id,
+	// so_far} and goes on as a background task. 0 means calls wait until
+	// they end.
+	DefaultWait time.Duration
+	// ProgressEvery is how often a call with a progress token hears from
+	// the server when its tool reports nothing; 0 means
+	// DefaultProgressEvery.
+	ProgressEvery time.Duration
+	// Ticker makes the heartbeat's ticker; nil means a real one. Tests
+	// tick it by hand.
+	Ticker Ticker
 }
 
 // Server is blockmate's MCP server: the SDK's server with the catalog's
@@ -64,6 +77,10 @@ type Server struct {
 	sdkLog *slog.Logger
 
 	callSeq atomic.Uint64
+
+	defaultWait   time.Duration
+	progressEvery time.Duration
+	ticker        Ticker
 
 	mu       sync.Mutex
 	progress map[string]chan protocol.TaskProgress // by dispatcher call id
@@ -96,7 +113,14 @@ func New(d *protocol.Dispatcher, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{d: d, log: log, sdkLog: slog.New(&levelShift{log.Handler()}), progress: map[string]chan protocol.TaskProgress{}, calls: map[*sdk.ServerSession]map[string]json.RawMessage{}, events: newEventLog(opts.EventHistory)}
+	if opts.ProgressEvery <= 0 {
+		opts.ProgressEvery = DefaultProgressEvery
+	}
+	if opts.Ticker == nil {
+		opts.Ticker = realTicker
+	}
+	s := &Server{d: d, log: log, sdkLog: slog.New(&levelShift{log.Handler()}), progress: map[string]chan protocol.TaskProgress{}, calls: map[*sdk.ServerSession]map[string]json.RawMessage{}, events: newEventLog(opts.EventHistory),
+		defaultWait: opts.DefaultWait, progressEvery: opts.ProgressEvery, ticker: opts.Ticker}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "blockmate", Title: "blockmate (Minecraft bot)", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions:       Instructions,
 		Logger:             s.sdkLog,
@@ -204,11 +228,17 @@ func (s *Server) callHandler(t *protocol.Tool) sdk.ToolHandler {
 // dispatch runs the request through the dispatcher under a context of its
 // own: the client's cancellation (or its going away) stops this call alone,
 // with protocol.ErrCancelled, so the call answers as stopped; progress the
-// call reports reaches the client when it asked for it with a token.
+// call reports reaches the client when it asked for it with a token, with
+// a heartbeat between steps (see sendProgress). A long tool's call that
+// outlives its wait (its own, or the server's default) answers early and
+// goes on as a background task, out of reach of the client's cancellation.
 func (s *Server) dispatch(ctx context.Context, req *sdk.CallToolRequest, preq protocol.Request) protocol.Response {
 	id := "mcp-" + strconv.FormatUint(s.callSeq.Add(1), 10)
 	preq.ID = json.RawMessage(strconv.Quote(id))
 	callCtx := protocol.WithOrigin(context.WithoutCancel(ctx), protocol.OriginMCP)
+	if s.defaultWait > 0 {
+		callCtx = protocol.WithDefaultWait(callCtx, s.defaultWait)
+	}
 
 	var progressDone chan struct{}
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
@@ -219,17 +249,7 @@ func (s *Server) dispatch(ctx context.Context, req *sdk.CallToolRequest, preq pr
 		progressDone = make(chan struct{})
 		go func() {
 			defer close(progressDone)
-			for p := range ch {
-				err := req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
-					ProgressToken: token,
-					Progress:      float64(p.Done),
-					Total:         float64(p.Total),
-					Message:       progressMessage(p),
-				})
-				if err != nil {
-					s.log.Debug("progress notification not sent", "call", id, "err", err)
-				}
-			}
+			s.sendProgress(ctx, req.Session, token, id, preq.Tool, ch)
 		}()
 	}
 

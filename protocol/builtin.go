@@ -7,7 +7,7 @@ import (
 )
 
 // RegisterBuiltins adds the tools that belong to the dispatcher itself:
-// mc_stop, mc_wait and mc_list_tools.
+// mc_stop, mc_wait, mc_task_result and mc_list_tools.
 func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 	c.Add(Tool{
 		Name: "mc_stop",
@@ -40,6 +40,7 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 		Args:      Schema{Int("ms", "how long to wait, in milliseconds (at most 10 minutes)", 0, 600000).Req()},
 		Effect:    Read,
 		LocalOnly: true,
+		Long:      true,
 		Handler: func(ctx context.Context, a Args) (any, error) {
 			total := time.Duration(a.Int("ms")) * time.Millisecond
 			start := time.Now()
@@ -68,6 +69,7 @@ func RegisterBuiltins(c *Catalog, d *Dispatcher) {
 			}
 		},
 	})
+	registerTaskResult(c, d)
 	c.Add(Tool{
 		Name: "mc_list_tools",
 		Description: "Lists every tool blockmate offers with its description, argument schema (JSON Schema) and effect (read, write or destructive), and the events it sends (those marked coming=true are not sent yet). " +

@@ -50,7 +50,12 @@ type Tool struct {
 	// other player. The default, false, says the tool touches an open world
 	// that others share, which is true of everything that drives the bot.
 	LocalOnly bool
-	Handler   Handler
+	// Long marks a tool whose calls can run for longer than a client waits
+	// (a walk, a collect, a night's sleep): it takes the wait argument, and
+	// a call that outlives it answers early and goes on as a background
+	// task (see tasks.go).
+	Long    bool
+	Handler Handler
 }
 
 var toolName = regexp.MustCompile(`^mc_[a-z0-9_]+$`)
@@ -79,6 +84,12 @@ func (c *Catalog) Add(t Tool) {
 	case Read, Write, Destructive:
 	default:
 		panic(fmt.Sprintf("protocol: tool %s has effect %q; use Read, Write or Destructive", t.Name, t.Effect))
+	}
+	if t.Long {
+		if _, has := t.Args.Lookup(WaitArgName); has {
+			panic(fmt.Sprintf("protocol: tool %s declares %q itself; Long tools get it from the catalog", t.Name, WaitArgName))
+		}
+		t.Args = append(append(Schema(nil), t.Args...), waitArg())
 	}
 	seen := map[string]bool{}
 	for _, a := range t.Args {

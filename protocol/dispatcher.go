@@ -148,6 +148,9 @@ type RunningCall struct {
 	// Background marks a task a call left running, which has no request
 	// of its own.
 	Background bool
+	// CallID, for a task a Long call became when it outlived its wait, is
+	// that call's id: its progress still carries it.
+	CallID string
 	// Cancelled is true once the call's context is cancelled (mc_stop,
 	// CancelBefore, Cancel, shutdown) while it is still unwinding or not
 	// yet started: it is listed until it answers, but it will do nothing
@@ -201,6 +204,12 @@ type inflight struct {
 	// because it was cancelled rather than on its own.
 	ended       chan struct{}
 	interrupted bool
+	// key is the entry's key in the running table: the raw id of a call,
+	// the task id of a background task.
+	key string
+	// task is the background task a Long call became when it outlived its
+	// wait (see tasks.go); guarded by Dispatcher.mu.
+	task *inflight
 }
 
 // live reports whether cancelling r would still change anything: its
@@ -230,6 +239,14 @@ type Dispatcher struct {
 	nextTask  int
 	observers map[int]func(CallEvent)
 	nextObs   int
+
+	// The task layer (tasks.go): the clock waits are measured on, the
+	// tasks Long calls became (running and the last finished, oldest
+	// first in finished), and each call's latest progress by call id.
+	clock      Clock
+	tasks      map[string]*task
+	finished   []string
+	progressOf map[string]json.RawMessage
 }
 
 // NewDispatcher returns a dispatcher over the catalog. Events emitted by
@@ -238,7 +255,12 @@ func NewDispatcher(catalog *Catalog, bus *Bus, log *slog.Logger) *Dispatcher {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Dispatcher{catalog: catalog, events: bus, log: log, running: map[string]*inflight{}, observers: map[int]func(CallEvent){}}
+	d := &Dispatcher{catalog: catalog, events: bus, log: log, running: map[string]*inflight{}, observers: map[int]func(CallEvent){},
+		clock: realClock{}, tasks: map[string]*task{}, progressOf: map[string]json.RawMessage{}}
+	if bus != nil {
+		bus.Tap(d.noteProgress)
+	}
+	return d
 }
 
 // Catalog returns the dispatcher's tool catalog.
@@ -447,7 +469,7 @@ func StartBackground(ctx context.Context, name string) (context.Context, func())
 	d.nextTask++
 	key := fmt.Sprintf("%s/%s#%d", info.id, name, d.nextTask)
 	d.seq++
-	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now(), Background: true}, ctx: bg, cancel: cancel, background: true, seq: d.seq, ended: make(chan struct{})}
+	task := &inflight{RunningCall: RunningCall{ID: key, Tool: name, Started: time.Now(), Background: true}, ctx: bg, cancel: cancel, background: true, seq: d.seq, key: key, ended: make(chan struct{})}
 	d.running[key] = task
 	d.mu.Unlock()
 	var once sync.Once
@@ -507,15 +529,23 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 	}
 	d.seq++
 	seq := d.seq
-	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start, Args: req.Args, Origin: origin}, ctx: callCtx, cancel: cancel, seq: seq, ended: make(chan struct{})}
+	call := &inflight{RunningCall: RunningCall{ID: idText, RawID: req.ID, Tool: tool.Name, Started: start, Args: req.Args, Origin: origin}, ctx: callCtx, cancel: cancel, seq: seq, key: key, ended: make(chan struct{})}
 	d.running[key] = call
 	d.mu.Unlock()
 
-	return func() Response {
+	finish := func() Response {
 		defer cancel(nil)
 		defer func() {
 			d.mu.Lock()
-			delete(d.running, key)
+			// The call may have become a background task, and its id
+			// may since carry another call: remove only its own entries.
+			if d.running[key] == call {
+				delete(d.running, key)
+			}
+			if call.task != nil {
+				delete(d.running, call.task.key)
+			}
+			delete(d.progressOf, idText)
 			d.mu.Unlock()
 		}()
 		d.notify(CallEvent{Phase: Started, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start})
@@ -526,8 +556,13 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		}
 		// The call ended because it was cancelled only if it answers with
 		// an error after its context ended; a result is a normal finish.
+		d.mu.Lock()
 		call.interrupted = runCtx.Err() != nil && (err != nil || stoppedResult(result))
+		if call.task != nil {
+			call.task.interrupted = call.interrupted
+		}
 		close(call.ended)
+		d.mu.Unlock()
 		if err != nil {
 			resp.Error = d.describeError(runCtx, tool.Name, start, err)
 		} else {
@@ -545,6 +580,10 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 		d.notify(CallEvent{Phase: Finished, ID: req.ID, Tool: tool.Name, Args: req.Args, Origin: origin, Started: start, Duration: time.Since(start), Response: resp})
 		return resp
 	}
+	if wait := waitFor(ctx, tool, args); wait > 0 {
+		return func() Response { return d.runWaiting(call, req, wait, finish) }
+	}
+	return finish
 }
 
 // Interrupted is a result that says it was cut short by its context (a

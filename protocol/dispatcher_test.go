@@ -216,7 +216,8 @@ func TestListToolsListsTheCatalog(t *testing.T) {
 		t.Fatalf("%s", r.Result)
 	}
 	for _, tool := range res.Tools {
-		if tool.Name == "mc_wait" && (tool.Effect != Read || len(tool.Args.Properties) != 1) {
+		// mc_wait takes ms, and wait as every Long tool does.
+		if tool.Name == "mc_wait" && (tool.Effect != Read || len(tool.Args.Properties) != 2 || tool.Args.Properties[WaitArgName] == nil) {
 			t.Fatalf("mc_wait listed as %+v", tool)
 		}
 	}

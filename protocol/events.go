@@ -56,6 +56,18 @@ type Bus struct {
 	keys map[string]*debounced
 	subs map[int]*subscriber
 	next int
+	// taps hear every event as it is emitted, before debounce: the
+	// dispatcher's task layer keeps each call's latest progress from them,
+	// which a debounced subscriber would hear a window late.
+	taps []func(Event)
+}
+
+// Tap registers fn to hear every event as it is emitted, before debounce,
+// on the emitting goroutine: fn must be quick and must not block or emit.
+func (b *Bus) Tap(fn func(Event)) {
+	b.mu.Lock()
+	b.taps = append(b.taps, fn)
+	b.mu.Unlock()
 }
 
 type debounced struct {
@@ -115,6 +127,12 @@ func (b *Bus) Emit(name, subKey string, payload any) {
 		return
 	}
 	ev := Event{Name: name, Payload: raw, Time: b.now()}
+	b.mu.Lock()
+	taps := b.taps
+	b.mu.Unlock()
+	for _, fn := range taps {
+		fn(ev)
+	}
 	p := b.policy(name)
 	if p.window <= 0 {
 		b.publish(ev)

@@ -51,6 +51,10 @@ type EventFields struct {
 	Buttons   []string        `json:"buttons"`
 	Text      string          `json:"text"`
 	Accepted  bool            `json:"accepted"`
+	TaskID    string          `json:"task_id"`
+	OK        *bool           `json:"ok"`
+	Error     string          `json:"error"`
+	Did       string          `json:"did"`
 }
 
 // EventSentence is an event as one sentence for people: "alex joined",
@@ -160,6 +164,22 @@ func progressSentence(f EventFields) string {
 		text += ", " + untrusted.Line(f.Step)
 	}
 	return text
+}
+
+func behaviorSentence(f EventFields) string {
+	did := untrusted.Line(f.Did)
+	if did == "" {
+		return "Looked after itself"
+	}
+	return strings.ToUpper(did[:1]) + did[1:]
+}
+
+func taskDoneSentence(f EventFields) string {
+	text := "Task " + name(f.TaskID, "?") + " (" + strings.TrimPrefix(name(f.Tool, "a tool"), "mc_") + ")"
+	if f.OK != nil && !*f.OK {
+		return text + " failed: " + untrusted.Line(f.Error)
+	}
+	return text + " finished"
 }
 
 func stuckSentence(f EventFields) string {

@@ -37,6 +37,9 @@ type SidecarOptions struct {
 	// BeforeExit runs after the last response is written and stdout is
 	// closed to further writes: the place for the bot to leave the world.
 	BeforeExit func(ctx context.Context)
+	// DefaultWait is the wait a long tool's call gets when it sends none
+	// (blockmate sidecar --wait); 0 means calls answer when they end.
+	DefaultWait time.Duration
 }
 
 // Serve speaks the sidecar protocol: requests from in, responses and events
@@ -72,7 +75,7 @@ func Serve(ctx context.Context, d *Dispatcher, in io.Reader, out io.Writer, opts
 
 	// Calls run under callCtx, which shutdown cancels; they do not inherit
 	// ctx directly so that end of stdin lets them finish.
-	callCtx, cancelCalls := context.WithCancelCause(WithOrigin(context.WithoutCancel(ctx), OriginSidecar))
+	callCtx, cancelCalls := context.WithCancelCause(WithDefaultWait(WithOrigin(context.WithoutCancel(ctx), OriginSidecar), opts.DefaultWait))
 	defer cancelCalls(nil)
 	// allDone closes when input is over and no call is pending.
 	allDone := make(chan struct{})

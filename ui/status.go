@@ -109,7 +109,13 @@ func (p statusPane) lines(width int) []string {
 	if len(st.Task) > 0 {
 		names := make([]string, 0, len(st.Task))
 		for _, t := range st.Task {
-			names = append(names, taskText(p.progress, t.ID, t.Tool, t.Args))
+			// A task a long call became reports progress under the
+			// call's id.
+			id := t.ID
+			if t.CallID != "" {
+				id = t.CallID
+			}
+			names = append(names, taskText(p.progress, id, t.Tool, t.Args))
 		}
 		task = s.Timeline.Running.Render(strings.Join(names, ", "))
 	}
@@ -133,7 +139,31 @@ func (p statusPane) lines(width int) []string {
 	if grid := p.inventoryGrid(width); len(grid) > 0 && len(out)+len(grid) <= p.height-2 {
 		out = append(out, grid...)
 	}
+	// The self-care behaviours that are on, where the pane has room left:
+	// they change seldom, and mc_status has them all.
+	if care := p.careLine(); care != "" && (p.height <= 2 || len(out) < p.height-2) {
+		out = append(out, label("Care")+care)
+	}
 	return out
+}
+
+// careLine names the self-care behaviours that are on ("eat, held_item"),
+// "none" when all are off, and is empty before mc_status has listed them.
+func (p statusPane) careLine() string {
+	bs := p.status.Behaviors
+	if len(bs) == 0 {
+		return ""
+	}
+	var on []string
+	for _, b := range bs {
+		if b.Enabled {
+			on = append(on, clean(b.Name))
+		}
+	}
+	if len(on) == 0 {
+		return p.styles.Muted.Render("none")
+	}
+	return p.styles.Info.Render(strings.Join(on, ", "))
 }
 
 // stackText names a stack for the pane: "oak_log ×5", or just the name

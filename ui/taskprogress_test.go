@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/protocol"
 	"github.com/blockmate/blockmate/themes"
 )
@@ -68,6 +69,52 @@ func TestProgressBookIsBounded(t *testing.T) {
 	}
 	if got := taskText(b, "x", "mc_wait", nil); got != "mc_wait 1/2" {
 		t.Errorf("taskText = %q", got)
+	}
+}
+
+// TestABackgroundTaskShowsItsCallsProgress: a long call that answered
+// early is listed as a task with an id of its own, and its progress still
+// comes under the call's id: the status pane matches the two.
+func TestABackgroundTaskShowsItsCallsProgress(t *testing.T) {
+	m := newModel(t, newDispatcher(t), themes.Dark, 100, 30)
+	st := fixtureStatus(20)
+	args := map[string]json.RawMessage{"block_type": json.RawMessage(`"oak_log"`), "count": json.RawMessage(`16`)}
+	st.Task = []protocol.RunningCall{{ID: "task-1", CallID: "mcp-3", Tool: "mc_collect", Args: args, Started: epoch, Background: true}}
+	m = update(m, statusMsg{Status: st})
+	m.applyBatch(batchMsg{Events: []protocol.Event{event("mc_task_progress", epoch, map[string]any{"tool": "mc_collect", "id": "mcp-3", "done": 5, "total": 16})}})
+	for _, l := range m.status.lines(60) {
+		if l := ansi.Strip(l); strings.HasPrefix(l, "Task") {
+			if !strings.Contains(l, "collected 5/16 oak_log") {
+				t.Errorf("the task line is %q, want collected 5/16 oak_log", l)
+			}
+			return
+		}
+	}
+	t.Error("no task line")
+}
+
+// TestTheStatusPaneNamesTheBehavioursOn: mc_status's behaviours show as a
+// Care line naming those that are on, and "none" when all are off.
+func TestTheStatusPaneNamesTheBehavioursOn(t *testing.T) {
+	m := newModel(t, newDispatcher(t), themes.Dark, 100, 40)
+	st := fixtureStatus(20)
+	st.Behaviors = []api.Behavior{{Name: "eat", Enabled: true}, {Name: "respawn"}, {Name: "held_item", Enabled: true}}
+	m = update(m, statusMsg{Status: st})
+	care := func() string {
+		for _, l := range m.status.lines(60) {
+			if l := ansi.Strip(l); strings.HasPrefix(l, "Care") {
+				return l
+			}
+		}
+		return ""
+	}
+	if got := care(); !strings.Contains(got, "eat, held_item") || strings.Contains(got, "respawn") {
+		t.Errorf("the Care line is %q, want eat, held_item", got)
+	}
+	st.Behaviors = []api.Behavior{{Name: "eat"}}
+	m = update(m, statusMsg{Status: st})
+	if got := care(); !strings.Contains(got, "none") {
+		t.Errorf("with every behaviour off the Care line is %q", got)
 	}
 }
 

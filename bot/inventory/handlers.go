@@ -39,6 +39,9 @@ func (inv *Inventory) write(st *state, l loc, s item.Stack, p pickups) {
 		p.add(st.get(l), -1)
 		p.add(s, 1)
 	}
+	if old := st.get(l); s.Empty() && !old.Empty() && inv.busy.Load() == 0 && l == st.locOf(0, SlotHotbarFirst+st.held) {
+		st.heldLost, st.heldLostSeq = old.Name, st.heldLostSeq+1
+	}
 	st.set(l, s)
 }
 

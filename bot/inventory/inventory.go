@@ -91,7 +91,12 @@ type state struct {
 	craft   [5]item.Stack
 	cursor  item.Stack
 	held    int
-	open    *container
+	// heldLost is the stack the server took out of the held slot without
+	// a click of the bot's (a tool that broke), and heldLostSeq counts
+	// such losses, so a watcher that looks late still sees each one.
+	heldLost    string
+	heldLostSeq uint64
+	open        *container
 	// closed is the container closed last, until another opens: the
 	// server's answers to the last clicks in it may still be on their way
 	// when it closes, and those about the player's own slots still hold.

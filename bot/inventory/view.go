@@ -26,6 +26,11 @@ type View struct {
 	HeldSlot int
 	// Container is the open container, nil when none is.
 	Container *Container
+	// HeldLost is the last stack the server emptied the held slot of
+	// without a click of the bot's (the game takes a broken tool away so),
+	// and HeldLostSeq counts those losses (0: none yet).
+	HeldLost    string
+	HeldLostSeq uint64
 }
 
 // Container is an open container.
@@ -59,7 +64,7 @@ func (inv *Inventory) View() View {
 }
 
 func (st *state) view() View {
-	v := View{Synced: st.synced, StateID: st.stateID, Cursor: st.cursor, HeldSlot: st.held}
+	v := View{Synced: st.synced, StateID: st.stateID, Cursor: st.cursor, HeldSlot: st.held, HeldLost: st.heldLost, HeldLostSeq: st.heldLostSeq}
 	for i := range v.Slots {
 		v.Slots[i] = st.get(st.locOf(0, i))
 	}

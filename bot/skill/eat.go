@@ -62,6 +62,11 @@ func BestFood(g *mcdata.GameData, have map[string]int) (string, bool) {
 	return best, best != ""
 }
 
+// Harmful says whether a food has a bad effect (hunger, poison, nausea):
+// the bot eats one of them on its own never, and on request only when
+// nothing else is carried.
+func Harmful(name string) bool { return harmful[name] }
+
 // harmful are foods with a bad effect (the game's FoodProperties effects:
 // hunger, poison, nausea).
 var harmful = map[string]bool{

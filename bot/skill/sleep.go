@@ -263,6 +263,10 @@ func (k *Skills) finishTime(res *SleepResult) {
 }
 
 // timeOfDay is the time of day, 0–23999, when the server has sent one.
+// TimeOfDay is the world's time of day, 0 to 23999, when the server has
+// said it and the dimension has one.
+func TimeOfDay(me self.Snapshot) (int64, bool) { return timeOfDay(me) }
+
 func timeOfDay(me self.Snapshot) (int64, bool) {
 	if !me.HasTime || (me.DayCycle != self.DayRunning && me.DayCycle != self.DayStopped) {
 		return 0, false

@@ -47,6 +47,7 @@ func (t *Tools) registerCombat(c *protocol.Catalog) {
 			protocol.Bool("to_the_end", "keep fighting below the low-health mark (default false: stop there)"),
 		},
 		Effect:        protocol.Destructive,
+		Long:          true,
 		UntrustedText: true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.alive("fight")
@@ -91,7 +92,8 @@ func (t *Tools) registerCombat(c *protocol.Catalog) {
 			if err != nil {
 				return nil, err
 			}
-			w.Combat().SetDefending(a.Bool("enabled"))
+			// One switch for defending: mc_set_behavior's.
+			t.setBehavior("defend", a.Bool("enabled"))
 			return DefendResult{Defending: w.Combat().Defending()}, nil
 		},
 	})

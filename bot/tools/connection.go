@@ -32,7 +32,9 @@ func (t *Tools) registerConnection(c *protocol.Catalog) {
 					task = append(task, r)
 				}
 			}
-			return t.status(task), nil
+			st := t.status(task)
+			st.Behaviors = t.care.list()
+			return st, nil
 		},
 	})
 

@@ -259,6 +259,7 @@ func (t *Tools) registerCraft(c *protocol.Catalog) {
 			protocol.Int("count", "how many items are wanted", 1, 64*36).Def(1),
 		},
 		Effect: protocol.Write,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.alive("craft")
 			if err != nil {
@@ -372,6 +373,7 @@ func (t *Tools) registerSmelt(c *protocol.Catalog) {
 			protocol.Str("fuel", "the fuel to burn, e.g. coal; leave out for the best carried").Len(1, 100),
 		},
 		Effect: protocol.Write,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.alive("smelt")
 			if err != nil {

@@ -25,8 +25,16 @@ type eatingServer struct {
 
 func newEatingWorld(t *testing.T, proto int32) (*scriptedWorld, *eatingServer) {
 	t.Helper()
+	// mc_eat's tests eat when they call it, not before.
+	return newEatingWorldWith(t, proto, map[string]bool{"eat": false})
+}
+
+// newEatingWorldWith is newEatingWorld with the behaviours switched as
+// behaviors says before the join.
+func newEatingWorldWith(t *testing.T, proto int32, behaviors map[string]bool) (*scriptedWorld, *eatingServer) {
+	t.Helper()
 	srv := &eatingServer{}
-	sw := &scriptedWorld{rec: fakeserver.NewRecorder(t)}
+	sw := &scriptedWorld{rec: fakeserver.NewRecorder(t), behaviors: behaviors}
 	sw.port = fakeserver.StartWorld(t, proto, func(f *fakeServer) {
 		f.Login(-1)
 		f.Configure()

@@ -133,6 +133,7 @@ func (t *Tools) registerDig(c *protocol.Catalog) {
 			"Refuses, with the reason, air, fluids, unbreakable blocks (bedrock), unloaded chunks and blocks beyond reach (4.5 blocks from the eyes). The drops stay on the ground: mc_pickup_items or mc_collect gathers them.",
 		Args:   blockArgs("the block's"),
 		Effect: protocol.Destructive,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.session()
 			if err != nil {
@@ -229,6 +230,7 @@ func (t *Tools) registerDig(c *protocol.Catalog) {
 			protocol.Bool("craft_tools", "when no tool carried harvests the blocks, craft one first (off unless true)").Def(false),
 		},
 		Effect: protocol.Destructive,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.session()
 			if err != nil {
@@ -281,6 +283,7 @@ func (t *Tools) registerDig(c *protocol.Catalog) {
 		Description: "Picks up the items lying on the ground within radius blocks of the bot, nearest first, by going to each, and answers with what arrived in the inventory (picked_up, counted from the inventory).",
 		Args:        protocol.Schema{protocol.Int("radius", "how far to look, in blocks", 1, 32).Def(8)},
 		Effect:      protocol.Write,
+		Long:        true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.session()
 			if err != nil {

@@ -234,6 +234,7 @@ func TestCollectByItemName(t *testing.T) {
 		_, ok := sw.w.Level().View().BlockAt(blocks.BlockPos{X: 0, Y: 63, Z: 0})
 		return ok
 	})
+	sw.wholeWorld(t) // the scene's column is all there is, on a clock that stands still
 	for _, args := range []string{`{"item":"cobblestone","count":2}`, `{"block_type":"Cobblestone","count":2}`, `{"block_type":"stone","count":2}`} {
 		var r CollectResult
 		result(t, callN(t, sw.d, "mc_collect", args), &r)

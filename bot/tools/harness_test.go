@@ -33,6 +33,9 @@ type scriptedWorld struct {
 	d    *protocol.Dispatcher
 	rec  *fakeserver.Recorder
 	port int
+	// behaviors, when set, are switched before the join (a test of
+	// mc_eat must not race the bot eating on its own).
+	behaviors map[string]bool
 
 	mu   sync.Mutex
 	said []string // chat messages the server received, in order
@@ -89,6 +92,9 @@ func (sw *scriptedWorld) start(t *testing.T, proto int32, opts bot.Options) {
 	sw.d = protocol.NewDispatcher(sw.cat, protocol.NewBus(nil), nil)
 	sw.c = bot.NewClient(testLog(), sw.rec.Emit, sw.d, opts)
 	sw.t = Register(sw.cat, sw.c, sw.d)
+	for name, on := range sw.behaviors {
+		sw.t.setBehavior(name, on)
+	}
 	ctx, cancel := testctx.New(t)
 	defer cancel()
 	if _, err := sw.c.Join(ctx, "127.0.0.1", sw.port, "Theo"); err != nil {

@@ -53,6 +53,7 @@ func (t *Tools) registerMovement(c *protocol.Catalog) {
 			digArg, bridgeArg,
 		},
 		Effect: protocol.Write,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.session()
 			if err != nil {
@@ -88,6 +89,7 @@ func (t *Tools) registerMovement(c *protocol.Catalog) {
 			digArg, bridgeArg,
 		},
 		Effect: protocol.Write,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.session()
 			if err != nil {

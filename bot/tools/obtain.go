@@ -73,6 +73,7 @@ func (t *Tools) registerObtain(c *protocol.Catalog) {
 			protocol.Bool("dry_run", "answer with the plan only, doing nothing").Def(false),
 		},
 		Effect: protocol.Destructive,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			dry := a.Bool("dry_run")
 			var w *session

@@ -20,9 +20,12 @@ import (
 
 // Tools is the tools of one client, registered in one catalog.
 type Tools struct {
-	cl   *bot.Client
-	host bot.Host
-	emit func(name, subKey string, payload any)
+	cl      *bot.Client
+	host    bot.Host
+	emit    func(name, subKey string, payload any)
+	catalog *protocol.Catalog
+	// care is the self-care behaviours' state (behavior.go).
+	care *care
 
 	mu sync.Mutex
 	// mem is what the tools remember of the session the bot is in (mc_map's
@@ -54,7 +57,7 @@ type session struct {
 // Register adds the bot's tools, driving cl, to the catalog. host is the
 // dispatcher the calls run on (mc_status lists its running calls).
 func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
-	t := &Tools{cl: cl, host: host, emit: func(string, string, any) {}}
+	t := &Tools{cl: cl, host: host, emit: func(string, string, any) {}, catalog: c, care: newCare()}
 	if bus := host.Events(); bus != nil {
 		t.emit = bus.Emit
 	}
@@ -74,6 +77,18 @@ func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
 	t.registerMovement(c)
 	t.registerSleep(c)
 	t.registerObtain(c)
+	t.registerBehavior(c)
+	cl.OnSession(t.watchSelf)
+	// A call that ends may leave the bot idle: the behaviours look again.
+	if o, ok := host.(interface {
+		Observe(func(protocol.CallEvent)) func()
+	}); ok {
+		o.Observe(func(ev protocol.CallEvent) {
+			if ev.Phase == protocol.Finished {
+				t.care.callEnded(ev)
+			}
+		})
+	}
 	return t
 }
 

@@ -31,6 +31,37 @@ type SleepResult struct {
 	NextStep  string `json:"next_step,omitempty"`
 }
 
+// sleepProgress reports, while the bot lies asleep, how far the night has
+// come, as mc_task_progress: done and total in ticks of the time of day,
+// from when it lay down to the morning (24000). A night can last minutes
+// when other players stay up: a sidecar client shows a bar, and an MCP
+// client hears it between its heartbeats. It waits on the bot's own state
+// (the server's time updates) and ends with ctx.
+func (t *Tools) sleepProgress(ctx context.Context, w *session) {
+	id, ok := protocol.CallID(ctx)
+	if !ok {
+		return
+	}
+	from := int64(-1)
+	for {
+		changed := w.Self().Changed()
+		me := w.Self().Snapshot()
+		if tod, ok := skill.TimeOfDay(me); ok && me.Sleeping {
+			if from < 0 {
+				from = tod
+			}
+			if tod >= from {
+				t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_sleep", ID: id, Done: tod - from, Total: 24000 - from})
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 func (t *Tools) registerSleep(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_sleep",
@@ -38,6 +69,7 @@ func (t *Tools) registerSleep(c *protocol.Catalog) {
 			fmt.Sprintf("Beds work only at night (time of day %d to %d in clear weather) or in a thunderstorm, with no monsters near and in the overworld; when the server refuses, sleeping=false and reason says why in the game's words (it is day, too far away, occupied, monsters nearby). ", skill.NightStart, skill.NightEnd) +
 			"mc_stop gets the bot out of bed.",
 		Effect: protocol.Write,
+		Long:   true,
 		Handler: func(ctx context.Context, a protocol.Args) (any, error) {
 			w, err := t.session()
 			if err != nil {
@@ -55,7 +87,10 @@ func (t *Tools) registerSleep(c *protocol.Catalog) {
 				}
 				return nil
 			}
+			progress, stopProgress := context.WithCancel(ctx)
+			go t.sleepProgress(progress, w)
 			r, err := w.Skills().Sleep(ctx, use)
+			stopProgress()
 			if err != nil {
 				// Stopped in bed, the skill has sent the leave-bed action.
 				return nil, stopped(ctx, "the sleep", err)
