@@ -74,7 +74,7 @@ func TestCheckEventPayloadRefusesWhatTheCatalogDoesNotSay(t *testing.T) {
 	}
 	for name, ok := range map[string]string{
 		"mc_hurt":            `{"health":3}`,
-		"mc_disconnected":    `{"reason":"the server disconnected the bot: bye","next_step":"n","untrusted":true}`,
+		"mc_disconnected":    `{"reason":"the server disconnected the bot: bye","next_step":"n","will_retry":true,"next_attempt_s":1,"untrusted":true}`,
 		"mc_lan_world_found": `{"host":"h","port":1,"motd":"m","is_local_machine":true,"source":"mdns","ping_error":"e","untrusted":true}`,
 	} {
 		if err := CheckEventPayload(name, json.RawMessage(ok)); err != nil {
