@@ -13,7 +13,7 @@ import (
 // TestPlacesSurviveARestart: "remember this as home" in a world, then a
 // new client and tools on the same config directory (blockmate
 // restarted) join the same world (same host and name, another port) and
-// find home; mc_goto with an unknown place says what to do; a corrupt
+// find home, which mc_map marks for the console; mc_goto with an unknown place says what to do; a corrupt
 // places file is refused with the sentence and kept aside.
 func TestPlacesSurviveARestart(t *testing.T) {
 	dir := t.TempDir()
@@ -36,6 +36,9 @@ func TestPlacesSurviveARestart(t *testing.T) {
 	r = callN(t, again.d, "mc_list_places", "")
 	if err := json.Unmarshal(r.Result, &list); err != nil || list.Count != 1 || list.Places[0].Name != "home" || list.Places[0].Position != (Vec3{Y: 64}) {
 		t.Fatalf("after a restart: %s %s", r.Result, r.Error)
+	}
+	if r := callN(t, again.d, "mc_map", `{"radius":4}`); !r.OK || !strings.Contains(string(r.Result), `"places":[{"name":"home","dx":0,"dz":0,"dy":0}]`) {
+		t.Errorf("mc_map does not mark home: %s %s", r.Result, r.Error)
 	}
 	if r := callN(t, again.d, "mc_goto", `{"place":"attic"}`); r.OK || !strings.Contains(r.Error, `no place called "attic"`) {
 		t.Errorf("mc_goto to an unknown place: %+v", r)
