@@ -211,6 +211,13 @@ func (c *Client) joinWorld(ctx context.Context, host string, port int, username 
 		return api.JoinResult{}, ctxErr()
 	}
 	c.w = w
+	if r != nil {
+		// The reconnect is over once the bot is back: a session that
+		// ends at once after this starts a loop of its own, and its
+		// mc_disconnected comes after this mc_reconnected.
+		c.reconn = nil
+		c.emit("mc_reconnected", "", reconnected{Server: net.JoinHostPort(host, strconv.Itoa(port)), AfterS: time.Since(r.since).Round(100 * time.Millisecond).Seconds(), Attempts: r.attempt})
+	}
 	c.mu.Unlock()
 	go c.watch(w)
 

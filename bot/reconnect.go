@@ -170,9 +170,10 @@ func (c *Client) retry(ctx context.Context, r *reconnecting) {
 			c.emit("mc_disconnected", "", disconnected{Reason: err.Error(), NextStep: "call mc_join with the port of the world to join (mc_discover_lan lists them)", Untrusted: true})
 			return
 		}
-		res, err := c.joinWorld(ctx, host, port, r.username, r)
+		// A join that succeeds says mc_reconnected itself, under the
+		// client's lock, before the new session can end.
+		_, err = c.joinWorld(ctx, host, port, r.username, r)
 		if err == nil {
-			c.emit("mc_reconnected", "", reconnected{Server: res.Server, AfterS: time.Since(r.since).Round(100 * time.Millisecond).Seconds(), Attempts: n})
 			return
 		}
 		if ctx.Err() != nil {

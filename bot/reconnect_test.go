@@ -297,3 +297,48 @@ func TestReconnectFindsTheLANWorldOnItsNewPort(t *testing.T) {
 		})
 	}
 }
+
+// TestAWorldThatDropsTheBotAgainAtOnce: a world that ends the session
+// again right after the rejoin starts a new round of retrying (the first
+// round is over once the bot is back), and the events alternate in order.
+func TestAWorldThatDropsTheBotAgainAtOnce(t *testing.T) {
+	const proto = 769
+	rec := fakeserver.NewRecorder(t)
+	port := fakeserver.StartWorlds(t, proto, func(n int, f *fakeServer) {
+		f.Login(-1)
+		f.Configure()
+		f.Play(42, 0.5, 64, 0.5)
+		if n < 3 {
+			f.Conn.Close()
+			return
+		}
+		hold(f)
+	})
+	g := newGate()
+	c := NewClient(testLog(), rec.Emit, nil, Options{Reconnect: ReconnectOptions{After: g.after}})
+	ctx, cancel := testctx.New(t)
+	defer cancel()
+	t.Cleanup(func() { c.Close(ctx) })
+	if _, err := c.Join(ctx, "127.0.0.1", port, "Theo"); err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round <= 2; round++ {
+		if d := g.next(t); d != DefaultBackoff[0] {
+			t.Errorf("round %d: first wait %v, want %v (a new round starts from the first backoff)", round, d, DefaultBackoff[0])
+		}
+		g.fire <- time.Now()
+		rec.WaitCount(t, "mc_reconnected", round)
+	}
+	var order []string
+	for _, n := range rec.Names() {
+		if n == "mc_disconnected" || n == "mc_reconnected" {
+			order = append(order, n)
+		}
+	}
+	if got := strings.Join(order, " "); got != "mc_disconnected mc_reconnected mc_disconnected mc_reconnected" {
+		t.Errorf("events %s", got)
+	}
+	if _, err := c.Session(); err != nil {
+		t.Errorf("after the second rejoin: %v", err)
+	}
+}
