@@ -25,7 +25,9 @@ type backoffGate struct {
 }
 
 func newGate() *backoffGate {
-	return &backoffGate{waits: make(chan time.Duration), fire: make(chan time.Time)}
+	// waits has room for a later round's wait, so a loop the test does
+	// not drive never blocks on it (the cleanup's leave then ends it).
+	return &backoffGate{waits: make(chan time.Duration, 4), fire: make(chan time.Time)}
 }
 
 func (g *backoffGate) after(d time.Duration) <-chan time.Time {
@@ -341,4 +343,35 @@ func TestAWorldThatDropsTheBotAgainAtOnce(t *testing.T) {
 	if _, err := c.Session(); err != nil {
 		t.Errorf("after the second rejoin: %v", err)
 	}
+}
+
+// TestReconnectAfterASilentServer: a server that stops sending anything
+// (a frozen or paused world) ends the session after the keep-alive time;
+// that end is retried like a closed socket.
+func TestReconnectAfterASilentServer(t *testing.T) {
+	const proto = 769
+	rec := fakeserver.NewRecorder(t)
+	port := fakeserver.StartWorlds(t, proto, func(n int, f *fakeServer) {
+		f.Login(-1)
+		f.Configure()
+		f.Play(42, 0.5, 64, 0.5)
+		hold(f) // says nothing more: no keep-alive
+	})
+	g := newGate()
+	// A keep-alive time the test can wait out; the wait is on the event,
+	// never a sleep.
+	c := NewClient(testLog(), rec.Emit, nil, Options{KeepAliveTimeout: 300 * time.Millisecond, Reconnect: ReconnectOptions{After: g.after}})
+	ctx, cancel := testctx.New(t)
+	defer cancel()
+	t.Cleanup(func() { c.Close(ctx) })
+	if _, err := c.Join(ctx, "127.0.0.1", port, "Theo"); err != nil {
+		t.Fatal(err)
+	}
+	g.next(t)
+	gone := payloadOf(t, rec.Wait(t, "mc_disconnected"))
+	if gone["will_retry"] != true || !strings.Contains(gone["reason"].(string), "stopped answering") {
+		t.Errorf("mc_disconnected %v: want the keep-alive reason and will_retry", gone)
+	}
+	g.fire <- time.Now()
+	rec.Wait(t, "mc_reconnected")
 }
