@@ -22,6 +22,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/blockmate/blockmate/api"
 	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/bot/tools"
 	"github.com/blockmate/blockmate/lan"
@@ -135,22 +136,47 @@ type runtimeParts struct {
 	catalog    *protocol.Catalog
 	bus        *protocol.Bus
 	dispatcher *protocol.Dispatcher
+	// lan is the LAN watcher, run by watchLANWorlds (the console always,
+	// the sidecar and MCP with --watch-lan); the bot asks it where a LAN
+	// world it lost came back.
+	lan *lan.Watcher
 	// close leaves the world and stops background work.
 	close func(ctx context.Context)
 }
 
+// wireOptions are the settings that change how the parts behave.
+type wireOptions struct {
+	// noReconnect is --no-reconnect (or the console's "reconnect": false).
+	noReconnect bool
+}
+
 // wire builds the catalog, the event bus and the dispatcher, and registers
 // every package's tools. It is the one place the parts meet.
-func wire(log *slog.Logger) *runtimeParts {
+func wire(log *slog.Logger) *runtimeParts { return wireWith(log, wireOptions{}) }
+
+// wireWith is wire with settings.
+func wireWith(log *slog.Logger, o wireOptions) *runtimeParts {
 	catalog := protocol.NewCatalog()
 	bus := protocol.NewBus(log)
 	d := protocol.NewDispatcher(catalog, bus, log)
 	protocol.RegisterBuiltins(catalog, d)
-	mc := bot.NewClient(log, bus.Emit, d, bot.Options{})
+	watcher := lan.NewWatcher(lan.WatchOptions{Listen: lan.ListenConfig{Log: log}})
+	mc := bot.NewClient(log, bus.Emit, d, bot.Options{Reconnect: bot.ReconnectOptions{Off: o.noReconnect, LANWorlds: func() []api.LANWorld {
+		worlds := watcher.Worlds()
+		out := make([]api.LANWorld, len(worlds))
+		for i, w := range worlds {
+			out[i] = w.LANWorld
+		}
+		return out
+	}}})
 	tools.Register(catalog, mc, d)
 	lan.RegisterTools(catalog, lan.Options{Log: log})
-	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, close: mc.Close}
+	return &runtimeParts{catalog: catalog, bus: bus, dispatcher: d, lan: watcher, close: mc.Close}
 }
+
+// noReconnectHelp is --no-reconnect's help, the same for every subcommand
+// that joins worlds.
+const noReconnectHelp = "do not rejoin by itself after a lost connection (the world closed, the server restarted, a timeout); by default the bot comes back with backoff, finding a LAN world reopened on a new port by its name"
 
 // parse parses flags. Asked-for output (help, version) goes to out; a flag
 // error and the usage after it go to errOut.
@@ -182,6 +208,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and push mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
 	watchSocket := fs.String("watch-socket", "", watchSocketHelp)
 	wait := fs.Duration("wait", 0, "answer a long call (mc_collect, mc_goto, mc_sleep …) that sends no wait of its own after this long with {running, task_id, so_far}, and finish it in the background (mc_task_done, mc_task_result); 0 waits until the call ends")
+	noReconnect := fs.Bool("no-reconnect", false, noReconnectHelp)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: blockmate sidecar [flags]\n\nSpeaks JSON Lines on stdin/stdout: one request {\"id\",\"tool\",\"args\"} per line in,\none response per request and events out. Logs go to stderr.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -203,7 +230,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeLog()
-	parts := wire(log)
+	parts := wireWith(log, wireOptions{noReconnect: *noReconnect})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// A parent that closes our stdout must not kill us with SIGPIPE before
@@ -211,7 +238,7 @@ func runSidecar(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the sidecar shuts down in order.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if *watchLAN {
-		defer watchLANWorlds(ctx, log, parts.bus)()
+		defer watchLANWorlds(ctx, parts)()
 	}
 	if *watchSocket != "" {
 		stopWatch, err := startWatch(*watchSocket, parts.dispatcher, log)
@@ -261,12 +288,12 @@ func fmtDuration(d time.Duration) string {
 // watchLANWorlds runs LAN discovery in the background, emitting
 // mc_lan_world_found / mc_lan_world_lost on bus, until the returned stop
 // func is called (it waits for the watcher to end).
-func watchLANWorlds(ctx context.Context, log *slog.Logger, bus *protocol.Bus) (stop func()) {
+func watchLANWorlds(ctx context.Context, parts *runtimeParts) (stop func()) {
 	watchCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		lan.NewWatcher(lan.WatchOptions{Listen: lan.ListenConfig{Log: log}}).Run(watchCtx, bus)
+		parts.lan.Run(watchCtx, parts.bus)
 	}()
 	return func() { cancel(); <-done }
 }
@@ -307,6 +334,7 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 	themeName := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (ctrl+t switches while running and saves the choice in the settings file)")
 	overlay := fs.Bool("overlay", false, "start in the compact layout for a small terminal captured by streaming software (ctrl+o or esc switches back)")
 	connect := fs.String("connect", "", "join the world at host:port at start, e.g. 127.0.0.1:51234 (the port Minecraft prints after Open to LAN)")
+	noReconnect := fs.Bool("no-reconnect", false, noReconnectHelp+" (the settings file's \"reconnect\": false says the same)")
 	var mf mcpFlags
 	mf.registerHTTP(fs, "mcp-http")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nFlags:\n"); fs.PrintDefaults() }
@@ -361,12 +389,12 @@ func runConsole(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeLog()
-	parts := wire(log)
+	parts := wireWith(log, wireOptions{noReconnect: *noReconnect || (cfg.Reconnect != nil && !*cfg.Reconnect)})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts.Dispatcher = parts.dispatcher
 	// The worlds pane hears of LAN worlds from the watcher's events.
-	defer watchLANWorlds(ctx, log, parts.bus)()
+	defer watchLANWorlds(ctx, parts)()
 	if mf.http != "" {
 		// A language model's calls go through this very dispatcher, so the
 		// timeline shows them as they run and the stop key stops them.

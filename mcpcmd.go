@@ -60,6 +60,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c.register(fs)
 	var f mcpFlags
 	f.registerHTTP(fs, "http")
+	noReconnect := fs.Bool("no-reconnect", false, noReconnectHelp)
 	watchLAN := fs.Bool("watch-lan", false, "listen for LAN worlds in the background and send mc_lan_world_found / mc_lan_world_lost events (joins the LAN multicast group)")
 	watchSocket := fs.String("watch-socket", "", watchSocketHelp)
 	fs.Usage = func() {
@@ -81,12 +82,12 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeLog()
-	parts := wire(log)
+	parts := wireWith(log, wireOptions{noReconnect: *noReconnect})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if *watchLAN {
-		defer watchLANWorlds(ctx, log, parts.bus)()
+		defer watchLANWorlds(ctx, parts)()
 	}
 	if *watchSocket != "" {
 		stopWatch, err := startWatch(*watchSocket, parts.dispatcher, log)

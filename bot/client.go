@@ -25,6 +25,9 @@ type Host interface {
 	Running() []protocol.RunningCall
 	CancelBefore(ctx context.Context, tool string, cause error) []string
 	Events() *protocol.Bus
+	// StartTask lists work the bot does by itself (reconnecting) among
+	// the running tasks, so that mc_status shows it and mc_stop ends it.
+	StartTask(name string) (context.Context, func())
 }
 
 // Client is the bot: idle, joining, or in a world (one session at a time),
@@ -45,6 +48,12 @@ type Client struct {
 	lastEnd *LastEnd
 	// onSession run at each session's start (hooks.go).
 	onSession []func(*Session)
+	// reconn is the reconnect in progress after a lost connection, nil
+	// when none runs (reconnect.go).
+	reconn *reconnecting
+	// closing is set by Close: blockmate is exiting, so a connection
+	// that ends now is not retried.
+	closing bool
 }
 
 // joinAttempt is one running Join: its context (cancelled by mc_leave,
@@ -104,8 +113,16 @@ var errJoinInProgress = errors.New("join_in_progress: another mc_join is still c
 // Join pings the server for its version, then logs in as an offline player
 // and returns once the bot has spawned. Only one join runs at a time, and
 // only while the bot is in no world. A join that finds a cancelled join
-// still unwinding waits for it instead of refusing.
+// still unwinding waits for it instead of refusing. A join asked for while
+// the bot reconnects by itself ends the reconnecting first: the caller's
+// choice of world wins.
 func (c *Client) Join(ctx context.Context, host string, port int, username string) (api.JoinResult, error) {
+	c.stopReconnect(errors.New("an mc_join asked for another join"))
+	return c.joinWorld(ctx, host, port, username, nil)
+}
+
+// joinWorld is Join, also for the reconnect loop r (nil for a caller's join).
+func (c *Client) joinWorld(ctx context.Context, host string, port int, username string, r *reconnecting) (api.JoinResult, error) {
 	c.mu.Lock()
 	for c.join != nil {
 		prev := c.join
@@ -176,6 +193,9 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	joinCtx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
 	defer cancelTimeout()
 	w, err := connect(joinCtx, c.log, c.emit, host, port, username, int32(status.Protocol), name, c.opts)
+	if err == nil {
+		w.motd = status.MOTD
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return api.JoinResult{}, ctxErr()
@@ -186,13 +206,20 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 		return api.JoinResult{}, err
 	}
 	c.mu.Lock()
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || (r != nil && c.reconn != r) {
 		// mc_leave (or mc_stop) came between the spawn and here.
 		c.mu.Unlock()
 		w.cs.Leave()
 		return api.JoinResult{}, ctxErr()
 	}
 	c.w = w
+	if r != nil {
+		// The reconnect is over once the bot is back: a session that
+		// ends at once after this starts a loop of its own, and its
+		// mc_disconnected comes after this mc_reconnected.
+		c.reconn = nil
+		c.emit("mc_reconnected", "", reconnected{Server: net.JoinHostPort(host, strconv.Itoa(port)), AfterS: time.Since(r.since).Round(100 * time.Millisecond).Seconds(), Attempts: r.attempt})
+	}
 	c.mu.Unlock()
 	go c.watch(w)
 	c.sessionStarted(w)
@@ -204,20 +231,28 @@ func (c *Client) Join(ctx context.Context, host string, port int, username strin
 	}, nil
 }
 
-// watch turns the end of a session into mc_disconnected.
+// watch turns the end of a session into mc_disconnected, and starts
+// reconnecting after an end the bot did not ask for and that joining again
+// would not simply repeat (a ban, a duplicate login).
 func (c *Client) watch(w *Session) {
 	end := w.cs.End()
+	now := time.Now()
 	c.mu.Lock()
 	if c.w == w {
 		c.w = nil
 	}
-	c.lastEnd = &LastEnd{EndReason: end, At: time.Now(), Host: w.host, Port: w.port}
+	c.lastEnd = &LastEnd{EndReason: end, At: now, Host: w.host, Port: w.port}
+	ev := disconnected{Reason: end.Reason, NextStep: end.NextStep, Untrusted: end.Untrusted}
+	if !end.Left && !end.Final && !c.opts.Reconnect.Off && !c.closing && c.reconn == nil && c.w == nil {
+		r := c.startReconnectLocked(w, now)
+		wait := r.nextAt.Sub(now).Seconds()
+		ev.WillRetry, ev.NextAttemptS = true, &wait
+		ev.NextStep = "the bot joins again by itself; tool calls meanwhile answer that it is reconnecting (mc_leave or mc_stop stops the retrying)"
+	}
+	// Emitted under the lock so that mc_disconnected always comes before
+	// the mc_reconnected of the loop it started (Emit only queues).
+	c.emit("mc_disconnected", "", ev)
 	c.mu.Unlock()
-	c.emit("mc_disconnected", "", struct {
-		Reason    string `json:"reason"`
-		NextStep  string `json:"next_step"`
-		Untrusted bool   `json:"untrusted,omitempty"` // the reason quotes the server's own text (a kick message)
-	}{end.Reason, end.NextStep, end.Untrusted})
 }
 
 // ErrNotConnected is what every in-world tool says when the bot is in no
@@ -233,11 +268,13 @@ var ErrStillJoining = errors.New("the bot is still joining a world; wait for mc_
 // mc_join is admitted or running), or it is in no world.
 func (c *Client) Session() (*Session, error) {
 	c.mu.Lock()
-	w, j := c.w, c.join
+	w, j, r := c.w, c.join, c.reconn
 	c.mu.Unlock()
 	switch {
 	case w != nil:
 		return w, nil
+	case r != nil:
+		return nil, ErrReconnecting
 	case j != nil && j.ctx.Err() == nil, c.joinAdmitted():
 		return nil, ErrStillJoining
 	}
@@ -261,10 +298,14 @@ func (c *Client) joinAdmitted() bool {
 // Joining reports whether a join is admitted or runs.
 func (c *Client) Joining() bool {
 	c.mu.Lock()
-	j := c.join
+	j, r := c.join, c.reconn
 	c.mu.Unlock()
-	return (j != nil && j.ctx.Err() == nil) || c.joinAdmitted()
+	return r == nil && ((j != nil && j.ctx.Err() == nil) || c.joinAdmitted())
 }
+
+// StopReconnecting ends a reconnect in progress (mc_leave), and reports
+// whether one ran.
+func (c *Client) StopReconnecting() bool { return c.stopReconnect(ErrJoinCancelled) }
 
 // Leave disconnects, or cancels a join in progress, and says which it did:
 // left is false when the bot was in no world and joining none. Called from
@@ -273,6 +314,10 @@ func (c *Client) Joining() bool {
 // leave sent after a join always wins. A cancelled join has returned (and
 // left nothing behind) when Leave returns.
 func (c *Client) Leave(ctx context.Context) (left, cancelledJoin bool) {
+	// A session that ends by itself while this leave runs must not start
+	// retrying after it: the leave is stopped again at the end.
+	c.stopReconnect(ErrJoinCancelled)
+	defer c.stopReconnect(ErrJoinCancelled)
 	var cancelled []string
 	if c.host != nil {
 		cancelled = c.host.CancelBefore(ctx, "mc_join", ErrJoinCancelled)
@@ -304,6 +349,9 @@ func (c *Client) Leave(ctx context.Context) (left, cancelledJoin bool) {
 
 // Close leaves the world, if in one, before blockmate exits.
 func (c *Client) Close(ctx context.Context) {
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
 	done := make(chan struct{})
 	go func() { c.Leave(context.Background()); close(done) }()
 	select {

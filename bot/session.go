@@ -34,6 +34,8 @@ type Options struct {
 	LowFoodThreshold   int32
 	KeepAliveTimeout   time.Duration
 	Brand              string
+	// Reconnect says how the bot comes back after a lost connection.
+	Reconnect ReconnectOptions
 	// Clock gives sessions their time and their 20 Hz tick; nil means the
 	// real clock. Tests drive a core.ManualClock.
 	Clock core.Clock
@@ -60,6 +62,9 @@ type Session struct {
 	host    string
 	port    int
 	version string // the game version, as people name it
+	// motd is the world's name as its status ping gave it (plain,
+	// untrusted): a LAN world reopened on a new port is found by it.
+	motd string
 }
 
 // Core is the connection: its codec, sending, the tick service, events.
@@ -108,6 +113,10 @@ func (s *Session) Body() *move.Mover { return s.body }
 
 // Host and Port are the server's address as the join was given it.
 func (s *Session) Host() string { return s.host }
+
+// MOTD is the world's message of the day as its status ping gave it (for a
+// LAN world, "player - world name"); other people wrote it: untrusted.
+func (s *Session) MOTD() string { return s.motd }
 
 // Port is the server's port.
 func (s *Session) Port() int { return s.port }
@@ -164,7 +173,12 @@ func Offline(nc net.Conn, proto int32, emit func(name, subKey string, payload an
 }
 
 // JoinError is a join that failed, with the sentence to show.
-type JoinError struct{ Msg string }
+type JoinError struct {
+	Msg string
+	// Final is set when joining again would fail the same way (a ban, a
+	// duplicate login): reconnecting gives up on it.
+	Final bool
+}
 
 func (e *JoinError) Error() string { return e.Msg }
 
@@ -174,13 +188,13 @@ func (e *JoinError) Error() string { return e.Msg }
 func connect(ctx context.Context, log *slog.Logger, emit func(string, string, any), host string, port int, username string, protocol int32, gameVersion string, opts Options) (*Session, error) {
 	cd := codec.For(protocol)
 	if cd == nil {
-		return nil, &JoinError{fmt.Sprintf("blockmate cannot speak protocol %d", protocol)}
+		return nil, &JoinError{Msg: fmt.Sprintf("blockmate cannot speak protocol %d", protocol), Final: true}
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, &JoinError{fmt.Sprintf("cannot connect to %s (%v): check that the world is still open to LAN and the port is right", addr, core.ShortErr(err))}
+		return nil, &JoinError{Msg: fmt.Sprintf("cannot connect to %s (%v): check that the world is still open to LAN and the port is right", addr, core.ShortErr(err))}
 	}
 	if tcp, ok := nc.(*net.TCPConn); ok {
 		_ = tcp.SetNoDelay(true)
@@ -193,7 +207,7 @@ func connect(ctx context.Context, log *slog.Logger, emit func(string, string, an
 	defer stop()
 	if err := w.link.Login(); err != nil {
 		w.cs.Close()
-		return nil, &JoinError{fmt.Sprintf("cannot talk to %s: %v", addr, core.ShortErr(err))}
+		return nil, &JoinError{Msg: fmt.Sprintf("cannot talk to %s: %v", addr, core.ShortErr(err))}
 	}
 	w.cs.Start()
 	select {
@@ -204,7 +218,7 @@ func connect(ctx context.Context, log *slog.Logger, emit func(string, string, an
 			return nil, ctx.Err()
 		}
 		end := w.cs.End()
-		return nil, &JoinError{end.Reason + "; " + end.NextStep}
+		return nil, &JoinError{Msg: end.Reason + "; " + end.NextStep, Final: end.Final}
 	case <-ctx.Done():
 		w.cs.Leave()
 		return nil, ctx.Err()

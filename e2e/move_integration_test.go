@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -31,7 +32,9 @@ func distance(a, b xyz) float64 {
 // server agrees where it is (a mineflayer player's view of the bot, which
 // the server relays); mc_goto_player reaches that player after it moved
 // away; mc_follow keeps near it along a route of moves, mc_stop ends it
-// and the next call works; mc_find_blocks then mc_goto reaches a block; a
+// and the next call works; mc_find_blocks then mc_goto reaches a block,
+// taking the legs from a second mc_follow, which answers that mc_goto took
+// over; a
 // goal inside a closed box answers no path with the reason.
 func TestMoveThePeers(t *testing.T) {
 	if testing.Short() && !peertest.InCI() {
@@ -203,8 +206,33 @@ func TestMoveThePeers(t *testing.T) {
 				t.Fatalf("mc_find_blocks gold_block: %+v", found)
 			}
 			b := found.Blocks[0].Position
+			// ... while following cole again: the walk to the gold takes
+			// the legs, and the follow answers that it was taken over
+			// (it used to wait for ever, listed by mc_status).
+			follow = make(chan sidecartest.Reply, 1)
+			go func() { follow <- sc.Call(ctx, "mc_follow", map[string]any{"username": "cole", "distance": 3}) }()
+			s.until("the bot following cole again", func() bool {
+				s.call("mc_status", nil, &status)
+				return status.Movement != nil && status.Movement.Kind == "follow"
+			})
 			var reached gotoAnswer
 			s.call("mc_goto", map[string]any{"x": b.X, "y": b.Y, "z": b.Z, "range": 2}, &reached)
+			var followed struct {
+				Following bool   `json:"following"`
+				Reason    string `json:"reason"`
+			}
+			if r := <-follow; !r.OK || json.Unmarshal(r.Result, &followed) != nil || followed.Following || followed.Reason != "stopped: mc_goto took over" {
+				t.Errorf("mc_follow taken over by mc_goto answered %+v", r)
+			}
+			var tasks struct {
+				Task []struct{ Tool string } `json:"task"`
+			}
+			s.call("mc_status", nil, &tasks)
+			for _, task := range tasks.Task {
+				if task.Tool == "mc_follow" {
+					t.Errorf("mc_status lists mc_follow after it answered: %+v", tasks.Task)
+				}
+			}
 			s.call("mc_get_position", nil, &pos)
 			if !reached.Arrived || distance(pos.Position, xyz{float64(b.X) + 0.5, float64(b.Y), float64(b.Z) + 0.5}) > 2 {
 				t.Errorf("mc_goto the gold block at %+v: %+v, the bot at %+v", b, reached, pos.Position)

@@ -74,7 +74,7 @@ func TestCheckEventPayloadRefusesWhatTheCatalogDoesNotSay(t *testing.T) {
 	}
 	for name, ok := range map[string]string{
 		"mc_hurt":            `{"health":3}`,
-		"mc_disconnected":    `{"reason":"the server disconnected the bot: bye","next_step":"n","untrusted":true}`,
+		"mc_disconnected":    `{"reason":"the server disconnected the bot: bye","next_step":"n","will_retry":true,"next_attempt_s":1,"untrusted":true}`,
 		"mc_lan_world_found": `{"host":"h","port":1,"motd":"m","is_local_machine":true,"source":"mdns","ping_error":"e","untrusted":true}`,
 	} {
 		if err := CheckEventPayload(name, json.RawMessage(ok)); err != nil {
@@ -113,6 +113,9 @@ func TestEveryEventIsDescribedOnce(t *testing.T) {
 		{"mc_task_progress", `{"tool":"mc_collect","id":"c1","done":2,"total":4}`, "collect: 2 of 4"},
 		{"mc_dialog", `{"title":"Rules","body":["be  nice","",""],"buttons":["OK"]}`, "The server showed a dialog “Rules”: “be nice” (buttons: OK); the bot closed it"},
 		{"mc_player_chat", `{"username":"alex","message":"hi \u001b[2Jthere"}`, "<alex> hi there"},
+		{"mc_disconnected", `{"reason":"the connection to the world was lost (EOF)","next_step":"n","will_retry":true,"next_attempt_s":1}`, "Left the world: the connection to the world was lost (EOF); reconnecting"},
+		{"mc_disconnected", `{"reason":"the server disconnected the bot: banned","next_step":"n","will_retry":false}`, "Left the world: the server disconnected the bot: banned"},
+		{"mc_reconnected", `{"server":"127.0.0.1:51234","after_s":3.2,"attempts":1}`, "Back in the world at 127.0.0.1:51234"},
 		{"mc_not_in_the_catalog", `{}`, "not in the catalog"},
 	} {
 		if got := EventSentence(Event{Name: c.name, Payload: json.RawMessage(c.payload)}); got != c.want {

@@ -55,6 +55,8 @@ type EventFields struct {
 	OK        *bool           `json:"ok"`
 	Error     string          `json:"error"`
 	Did       string          `json:"did"`
+	WillRetry bool            `json:"will_retry"`
+	Server    string          `json:"server"`
 }
 
 // EventSentence is an event as one sentence for people: "alex joined",
@@ -237,10 +239,18 @@ func droppedSentence(f EventFields) string {
 }
 
 func disconnectedSentence(f EventFields) string {
+	s := "Left the world"
 	if f.Reason != "" {
-		return "Left the world: " + name(f.Reason, "")
+		s += ": " + name(f.Reason, "")
 	}
-	return "Left the world"
+	if f.WillRetry {
+		s += "; reconnecting"
+	}
+	return s
+}
+
+func reconnectedSentence(f EventFields) string {
+	return "Back in the world at " + name(f.Server, "the server")
 }
 
 func worldFoundSentence(f EventFields) string { return "World found: " + name(f.MOTD, "a LAN world") }

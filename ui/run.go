@@ -38,6 +38,9 @@ type Config struct {
 	Username string `json:"username,omitempty"`
 	// Theme is the theme's name.
 	Theme string `json:"theme,omitempty"`
+	// Reconnect false turns off the bot's rejoining after a lost
+	// connection (as --no-reconnect does); absent means on.
+	Reconnect *bool `json:"reconnect,omitempty"`
 }
 
 // DefaultConfigPath is where the console looks for its settings:

@@ -42,12 +42,16 @@ type mapData struct {
 	Hostiles []mapMark         `json:"hostiles"`
 	Path     []mapMark         `json:"path"`
 	Goal     *mapMark          `json:"goal"`
+	// Places are the places remembered in this world (mc_remember_place)
+	// within the map; their names were chosen by people.
+	Places []mapMark `json:"places"`
 }
 
 // mapMark is something at an offset from the bot: a player (Username), a
 // mob (Type), a step of the path or the goal.
 type mapMark struct {
 	Username string `json:"username"`
+	Name     string `json:"name"` // a remembered place's
 	Type     string `json:"type"`
 	DX       int    `json:"dx"`
 	DZ       int    `json:"dz"`
@@ -179,6 +183,7 @@ const (
 	mapHostileGlyph = "!"
 	mapPathGlyph    = "·"
 	mapGoalGlyph    = "◎"
+	mapPlaceGlyph   = "⌂"
 	mapBotUnknown   = "@"
 )
 
@@ -199,7 +204,11 @@ func (p mapPane) picture(rows, cols int) []string {
 		style lipgloss.Style
 	}
 	marks := map[[2]int]mark{}
-	// Later marks win: terrain < path < goal < hostiles < players < bot.
+	// Later marks win: terrain < places < path < goal < hostiles <
+	// players < bot.
+	for _, pl := range d.Places {
+		marks[[2]int{pl.DX, pl.DZ}] = mark{mapPlaceGlyph, p.styles.Map.Goal}
+	}
 	for _, s := range d.Path {
 		marks[[2]int{s.DX, s.DZ}] = mark{mapPathGlyph, p.styles.Map.Path}
 	}
@@ -289,6 +298,13 @@ func (p mapPane) legend(width int) string {
 	}
 	if d.Goal != nil {
 		parts = append(parts, s.Map.Goal.Render(mapGoalGlyph)+s.Muted.Render(" goal"))
+	}
+	if len(d.Places) > 0 {
+		names := make([]string, len(d.Places))
+		for i, pl := range d.Places {
+			names[i] = clean(pl.Name)
+		}
+		parts = append(parts, s.Map.Goal.Render(mapPlaceGlyph)+" "+s.Text.Render(strings.Join(names, ", ")))
 	}
 	var terrain []string
 	for _, name := range d.Legend {

@@ -313,3 +313,23 @@ func TestMapWithoutTheTool(t *testing.T) {
 		t.Error("the console asked for a map the backend does not offer")
 	}
 }
+
+// TestMapShowsPlaces: the places mc_map lists (mc_remember_place) are
+// drawn as ⌂ at their offsets, under whatever else stands there, and
+// the legend names them, cleaned: a name was chosen by a person.
+func TestMapShowsPlaces(t *testing.T) {
+	p := newMapPane(themes.New(themes.Dark))
+	p.data = fixtureMap()
+	p.data.Places = []mapMark{{Name: "home", DX: -2, DZ: -2}, {Name: "mine\x1b[31m", DX: -4, DZ: 3}}
+	pic := p.picture(17, 17)
+	if got := cellAt(t, pic, -2, -2); got != "⌂ " {
+		t.Errorf("home at -2 -2: %q\n%s", got, strings.Join(pic, "\n"))
+	}
+	if got := cellAt(t, pic, -4, 3); got != "A " {
+		t.Errorf("a player standing on a place: %q, want the player's letter", got)
+	}
+	legend := p.legend(300)
+	if !strings.Contains(legend, "⌂ home, mine") || strings.ContainsRune(legend, '\x1b') {
+		t.Errorf("the legend: %q", legend)
+	}
+}

@@ -56,6 +56,10 @@ type EndReason struct {
 	Untrusted bool
 	// Left is true when the bot left on purpose.
 	Left bool
+	// Final is true when joining again would end the same way (a ban, a
+	// duplicate login, a version or login mode the bot cannot meet), so
+	// the client does not reconnect by itself.
+	Final bool
 }
 
 // EndError ends a session with its reason when a handler returns it.

@@ -123,6 +123,7 @@ func (l *Link) encryption(*wire.Reader) error {
 	return core.Ended(core.EndReason{
 		Reason:   "this server wants a Mojang login (online mode); blockmate joins worlds opened to LAN and servers in offline mode",
 		NextStep: "open a single-player world to LAN and join that, or set online-mode=false on your own server",
+		Final:    true,
 	})
 }
 
@@ -244,6 +245,7 @@ func (l *Link) transfer(r *wire.Reader) error {
 		Reason:    fmt.Sprintf("the server sent the bot on to another server (%s:%d), which blockmate does not follow", untrusted.Line(t.Host), t.Port),
 		NextStep:  "call mc_join with that server's port if it is a LAN world",
 		Untrusted: true,
+		Final:     true,
 	})
 }
 
@@ -282,7 +284,7 @@ func kick(what, reason string) error {
 	if strings.TrimSpace(reason) == "" {
 		return core.Ended(core.EndReason{Reason: what + " without giving a reason", NextStep: nextStepForKick(""), Kicked: true})
 	}
-	return core.Ended(core.EndReason{Reason: what + ": " + reason, NextStep: nextStepForKick(reason), Kicked: true, Untrusted: true})
+	return core.Ended(core.EndReason{Reason: what + ": " + reason, NextStep: nextStepForKick(reason), Kicked: true, Untrusted: true, Final: kickFinal.MatchString(reason)})
 }
 
 // nextStepForKick suggests what to do after a server's own message.
@@ -302,4 +304,11 @@ var (
 	kickVersion = regexp.MustCompile(`(?i)outdated|incompatible|version`)
 	kickAccess  = regexp.MustCompile(`(?i)banned|whitelist|white-listed|not allowed`)
 	kickName    = regexp.MustCompile(`(?i)name|already`)
+	// kickFinal is a kick that joining again would only repeat, so the bot
+	// does not reconnect after it: a ban or a whitelist, the same name
+	// already playing (vanilla's multiplayer.disconnect.duplicate_login,
+	// "You logged in from another location", and servers' "already
+	// connected"), a version the server refuses, and an operator's /kick
+	// (a person removed the bot on purpose).
+	kickFinal = regexp.MustCompile(`(?i)banned|whitelist|white-listed|not allowed|already (connected|logged|online|playing)|another location|duplicate|outdated|incompatible|kicked by an operator`)
 )

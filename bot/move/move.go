@@ -94,6 +94,8 @@ type Mover struct {
 	walk *walk
 	// task is what the body is doing, for the console and mc_status.
 	task *Task
+	// legs is the call whose walks hold the body now (legs.go).
+	legs *legs
 	// sent is what the server was last told, sinceSent the ticks since a
 	// position was; input the last player_input, sprinting the sprint
 	// flag last sent.

@@ -202,7 +202,20 @@ func (p *progressWatch) stalled(d float64, point geom.Vec3, tick uint64) bool {
 // Go walks to a target and returns once within range, or fails with a
 // *Failure (or the context's error when cancelled; the bot stops at the
 // next tick either way).
-func (m *Mover) Go(ctx context.Context, t Target) (Arrival, error) {
+func (m *Mover) Go(outer context.Context, t Target) (arrival Arrival, err error) {
+	ctx, release := m.claim(outer, t.Kind)
+	defer release()
+	walked := 0
+	defer func() {
+		// A walk another call took over answers so, whatever it was doing
+		// when its context ended; the caller's own cancel (mc_stop) stays
+		// the context's error.
+		if err != nil && outer.Err() == nil {
+			if f := m.tookOver(ctx, walked); f != nil {
+				arrival, err = Arrival{}, f
+			}
+		}
+	}()
 	if m.planner == nil {
 		return Arrival{}, fmt.Errorf("blockmate has no movement data for protocol %d", m.c.Protocol)
 	}
@@ -225,7 +238,6 @@ func (m *Mover) Go(ctx context.Context, t Target) (Arrival, error) {
 		m.mu.Unlock()
 	}()
 
-	walked := 0
 	// noGain counts the plans in a row after which the bot stood where it
 	// stood before.
 	noGain := 0
@@ -359,10 +371,19 @@ func dist(a, b geom.Vec3) float64 {
 // the range and a block, and waits on t.Moved otherwise. A walk that
 // fails is reported to onFail (mc_stuck) and tried again once the target
 // has moved a few blocks.
-func (m *Mover) Follow(ctx context.Context, t Target, onFail func(*Failure)) error {
+func (m *Mover) Follow(outer context.Context, t Target, onFail func(*Failure)) (err error) {
 	if t.Moved == nil {
 		return fmt.Errorf("follow needs a moving target")
 	}
+	ctx, release := m.claim(outer, t.Kind)
+	defer release()
+	defer func() {
+		if err != nil && outer.Err() == nil {
+			if f := m.tookOver(ctx, 0); f != nil {
+				err = f
+			}
+		}
+	}()
 	for {
 		moved := t.Moved()
 		p, ok := t.Point()

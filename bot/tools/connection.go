@@ -76,7 +76,7 @@ func (t *Tools) registerConnection(c *protocol.Catalog) {
 
 	c.Add(protocol.Tool{
 		Name:        "mc_leave",
-		Description: "Leaves the world the bot is in, or cancels a join still in progress (the answer then has a note saying so). Answers left=false, with a reason, when it was in no world and joining none.",
+		Description: "Leaves the world the bot is in, or cancels a join still in progress or the retrying after a lost connection (the answer then has a note saying so). Answers left=false, with a reason, when it was in no world and joining none.",
 		Effect:      protocol.Write,
 		// Leaving twice leaves nothing more: the second answers left=false.
 		Idempotent: true,
@@ -86,8 +86,11 @@ func (t *Tools) registerConnection(c *protocol.Catalog) {
 				Reason string `json:"reason,omitempty"`
 				Note   string `json:"note,omitempty"`
 			}
+			stopped := t.cl.StopReconnecting()
 			left, cancelled := t.cl.Leave(ctx)
 			switch {
+			case stopped && !left:
+				return result{Left: true, Note: "the bot had lost its connection and was reconnecting; it stopped retrying, so it is in no world"}, nil
 			case !left:
 				return result{Left: false, Reason: "the bot was not in a world"}, nil
 			case cancelled:

@@ -393,9 +393,10 @@ func TestChatIsMarkedAndCleaned(t *testing.T) {
 
 // TestStatusAfterDisconnect: a kick leaves its reason and time in
 // mc_status with the join that gets back, marked untrusted: the reason
-// quotes the server's message.
+// quotes the server's message. Reconnecting is off, as --no-reconnect
+// turns it off: the bot stays out and says how to rejoin.
 func TestStatusAfterDisconnect(t *testing.T) {
-	w := newScriptedWorld(t, 767, nil, func(f *fakeServer, cmd string) {
+	w := newScriptedWorldWith(t, 767, bot.Options{Reconnect: bot.ReconnectOptions{Off: true}}, nil, func(f *fakeServer, cmd string) {
 		if cmd == "kickme" {
 			f.Send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "Server closed") })
 		}
@@ -708,7 +709,7 @@ func TestLateFirstPlayerListIsAJoin(t *testing.T) {
 // TestKickWithoutReason: a kick whose reason is empty (flying-squid's
 // "kick Cole") says so instead of ending on a colon.
 func TestKickWithoutReason(t *testing.T) {
-	w := newScriptedWorld(t, 769, nil, func(f *fakeServer, cmd string) {
+	w := newScriptedWorldWith(t, 769, bot.Options{Reconnect: bot.ReconnectOptions{Off: true}}, nil, func(f *fakeServer, cmd string) {
 		if cmd == "kickme" {
 			f.Send(mcdata.ClientboundPlayKickDisconnect, func(w *wire.Writer) { fakeserver.NBTString(w, "") })
 		}

@@ -42,13 +42,14 @@ type moveResult struct {
 func (t *Tools) registerMovement(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_goto",
-		Description: "Walks the bot to a block position, or with x and z alone to the ground there (under trees the forest floor, not the leaves' top); a guessed y under the ground means the surface above it, one in the air the ground below. It plans a path over the loaded world (walking, sprinting, jumping up a block, stepping down safe drops, swimming, climbing ladders; around lava, fire and other harmful blocks) and walks it, re-planning when the world changes or the server moves the bot. " +
+		Description: "Walks the bot to a block position, to a place remembered with mc_remember_place (place), or with x and z alone to the ground there (under trees the forest floor, not the leaves' top); a guessed y under the ground means the surface above it, one in the air the ground below. It plans a path over the loaded world (walking, sprinting, jumping up a block, stepping down safe drops, swimming, climbing ladders; around lava, fire and other harmful blocks) and walks it, re-planning when the world changes or the server moves the bot. " +
 			"With dig=true it may break blocks in its way (the real break time with the best tool it carries, weighed against walking around; never bedrock, blocks beside water or lava, under sand or gravel, or under its feet); with bridge=true it may place blocks it carries (dirt, cobblestone, netherrack, stone …) to cross gaps and water. Both are off unless asked for. " +
 			"Answers arrived=true once the bot's feet are within range blocks of the block's bottom middle; otherwise arrived=false with the reason (no path: the goal is shut in, in an unloaded chunk, across too much water …, or the bot got stuck), how far it got and what to try. mc_stop stops it at the next tick. Long walks report mc_task_progress (steps walked out of the total).",
 		Args: protocol.Schema{
-			protocol.Int("x", "block x", -30_000_000, 30_000_000).Req(),
+			protocol.Int("x", "block x (with z, unless place is given)", -30_000_000, 30_000_000),
 			protocol.Int("y", "block y (the feet's block); leave it out for the ground at x, z", -2048, 2048),
-			protocol.Int("z", "block z", -30_000_000, 30_000_000).Req(),
+			protocol.Int("z", "block z (with x, unless place is given)", -30_000_000, 30_000_000),
+			protocol.Str("place", "a place remembered with mc_remember_place (e.g. home), instead of x, y, z").Len(1, 64),
 			protocol.Num("range", "how near is near enough, in blocks", 0, maxMoveRange).Def(2),
 			digArg, bridgeArg,
 		},
@@ -63,12 +64,26 @@ func (t *Tools) registerMovement(c *protocol.Catalog) {
 				return nil, err
 			}
 			w.awaitFirstChunks(ctx)
-			x, z := a.Int("x"), a.Int("z")
-			y, ok, answer := w.goalFeet(x, z, a)
-			if !ok {
-				return answer, nil
+			var target geom.Vec3
+			switch {
+			case a.Has("place") && (a.Has("x") || a.Has("y") || a.Has("z")):
+				return nil, errors.New("give either place or x and z (y optional), not both")
+			case a.Has("place"):
+				block, err := t.placeTarget(w, a.String("place"))
+				if err != nil {
+					return nil, err
+				}
+				target = geom.Vec3{X: block.X + 0.5, Y: block.Y, Z: block.Z + 0.5}
+			case a.Has("x") && a.Has("z"):
+				x, z := a.Int("x"), a.Int("z")
+				y, ok, answer := w.goalFeet(x, z, a)
+				if !ok {
+					return answer, nil
+				}
+				target = geom.Vec3{X: float64(x) + 0.5, Y: y, Z: float64(z) + 0.5}
+			default:
+				return nil, errors.New("give x and z of the block to walk to (y too, or leave it out for the ground there), or place: the name of a place remembered with mc_remember_place (mc_list_places lists them)")
 			}
-			target := geom.Vec3{X: float64(x) + 0.5, Y: y, Z: float64(z) + 0.5}
 			return w.walkTo(ctx, "mc_goto", move.Target{
 				Kind:   "goto",
 				Point:  func() (geom.Vec3, bool) { return target, true },

@@ -4,7 +4,8 @@
 // nothing of them; main and the console register them with Register.
 //
 // One file per family of tools (connection, perception, surroundings, map,
-// chat, inventory, craft, chest, combat, dig, move, sleep, obtain); the helpers
+// chat, inventory, craft, chest, combat, dig, move, sleep, obtain, places); the
+// helpers
 // more than one family uses are in helpers.go.
 package tools
 
@@ -14,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/bot/places"
 	blocks "github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/protocol"
 )
@@ -32,6 +34,8 @@ type Tools struct {
 	// columns, whether the first chunks were waited for); it goes with
 	// the session.
 	mem *memory
+	// places is the places file (places.go), opened on first use.
+	places *places.Store
 }
 
 // memory is the tools' own state for one session.
@@ -76,6 +80,7 @@ func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
 	t.registerDig(c)
 	t.registerMovement(c)
 	t.registerSleep(c)
+	t.registerPlaces(c)
 	t.registerObtain(c)
 	t.registerBehavior(c)
 	cl.OnSession(t.watchSelf)

@@ -50,6 +50,14 @@ func (t *Tools) status(task []protocol.RunningCall) api.Status {
 				st.NextStep = fmt.Sprintf("to rejoin, call mc_join with host %q and port %d (%s)", end.Host, end.Port, end.NextStep)
 			}
 		}
+		if r, ok := t.cl.Reconnecting(); ok {
+			st.State = "reconnecting"
+			st.Reason = fmt.Sprintf("the bot lost its connection to %s and is joining it again (attempt %d)", r.Server, r.Attempt)
+			if r.LastError != "" {
+				st.Reason += "; the last attempt failed: " + r.LastError
+			}
+			st.NextStep = "wait for mc_reconnected, or call mc_leave to stop retrying"
+		}
 		if t.cl.Joining() {
 			st.State = "connecting"
 			st.Reason, st.Untrusted = "the bot is joining a world", false

@@ -144,7 +144,7 @@ func BenchmarkMapTool(b *testing.B) {
 					if first {
 						w.mem.mapView.scanner = nil
 					}
-					res, err := w.topDownMap(context.Background(), r)
+					res, err := w.topDownMap(context.Background(), r, nil)
 					if err != nil || res.Legend["g"] != "grass" {
 						b.Fatalf("%v %v", err, res.Legend)
 					}

@@ -74,12 +74,30 @@ func Start(t testing.TB, proto int32, script func(f *Server)) int {
 // and runs script on the first login connection, skipping its handshake.
 func StartWorld(t testing.TB, proto int32, script func(f *Server)) int {
 	t.Helper()
+	var once sync.Once
+	return StartWorlds(t, proto, func(_ int, f *Server) { once.Do(func() { script(f) }) })
+}
+
+// StartWorlds is StartWorld for a server that the bot joins more than once
+// (a reconnect): script runs on every login connection, n counting them
+// from 1.
+func StartWorlds(t testing.TB, proto int32, script func(n int, f *Server)) int {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return Serve(t, ln, proto, script)
+}
+
+// Serve is StartWorlds on a listener the test opened (a port it chose, to
+// bring a world back on the same port after closing it). The listener
+// closes, and the scripts are waited for, when the test ends.
+func Serve(t testing.TB, ln net.Listener, proto int32, script func(n int, f *Server)) int {
+	t.Helper()
 	var wg sync.WaitGroup
-	var once sync.Once
+	var mu sync.Mutex
+	logins := 0
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -103,7 +121,11 @@ func StartWorld(t testing.TB, proto int32, script func(f *Server)) int {
 					f.answerStatus()
 					return
 				}
-				once.Do(func() { script(f) })
+				mu.Lock()
+				logins++
+				n := logins
+				mu.Unlock()
+				script(n, f)
 			}()
 		}
 	}()
