@@ -4,8 +4,8 @@
 // nothing of them; main and the console register them with Register.
 //
 // One file per family of tools (connection, perception, surroundings, map,
-// chat, inventory, craft, chest, combat, dig, move, sleep); the helpers
-// more than one family uses are in helpers.go.
+// chat, inventory, craft, chest, combat, dig, move, sleep, material,
+// build); the helpers more than one family uses are in helpers.go.
 package tools
 
 import (
@@ -25,6 +25,8 @@ type Tools struct {
 	emit func(name, subKey string, payload any)
 
 	mu sync.Mutex
+	// builds is the building tools' plans, operations and journal.
+	builds *builds
 	// mem is what the tools remember of the session the bot is in (mc_map's
 	// columns, whether the first chunks were waited for); it goes with
 	// the session.
@@ -54,7 +56,7 @@ type session struct {
 // Register adds the bot's tools, driving cl, to the catalog. host is the
 // dispatcher the calls run on (mc_status lists its running calls).
 func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
-	t := &Tools{cl: cl, host: host, emit: func(string, string, any) {}}
+	t := &Tools{cl: cl, host: host, emit: func(string, string, any) {}, builds: newBuilds()}
 	if bus := host.Events(); bus != nil {
 		t.emit = bus.Emit
 	}
@@ -73,6 +75,8 @@ func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
 	t.registerDig(c)
 	t.registerMovement(c)
 	t.registerSleep(c)
+	t.registerMaterial(c)
+	t.registerBuild(c)
 	return t
 }
 

@@ -1,0 +1,332 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/blockmate/blockmate/bot"
+	"github.com/blockmate/blockmate/bot/build"
+	"github.com/blockmate/blockmate/bot/build/journal"
+	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/wire"
+	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
+	"github.com/blockmate/blockmate/protocol"
+)
+
+// newBuildWorld is a bot in a scripted world of stone below y 64 and air
+// above, in chunk 0 0, whose server runs /setblock as the game does (the
+// block change of the state named) and "poke x y z state", another
+// player's change, answered with the system line "poked". The tools keep
+// their schematics and journal in dir.
+func newBuildWorld(t *testing.T, proto int32, dir string) *scriptedWorld {
+	t.Helper()
+	g := mcdata.Game(proto)
+	stone := g.BlockByName("stone").DefaultState
+	sw := &scriptedWorld{rec: fakeserver.NewRecorder(t)}
+	blockChange := func(f *fakeServer, x, y, z int, s mcdata.StateID) {
+		f.Send(mcdata.ClientboundPlayBlockChange, func(w *wire.Writer) {
+			w.Int64(int64(x&0x3ffffff)<<38 | int64(z&0x3ffffff)<<12 | int64(y&0xfff))
+			w.VarInt(int32(s))
+		})
+	}
+	sw.port = fakeserver.StartWorld(t, proto, func(f *fakeServer) {
+		f.Login(-1)
+		f.Configure()
+		f.Play(42, 0.5, 64, 0.5)
+		f.SendChunk(fakeserver.Column(proto, 0, 0, 0, func(x, y, z int) mcdata.StateID {
+			if y < 64 {
+				return stone
+			}
+			return 0
+		}))
+		f.SystemLine("ready")
+		for {
+			p, r := f.Next()
+			if r == nil {
+				return
+			}
+			if p != mcdata.ServerboundPlayChatCommand {
+				continue
+			}
+			cmd := r.String(32767)
+			sw.mu.Lock()
+			sw.cmds = append(sw.cmds, cmd)
+			sw.mu.Unlock()
+			fields := strings.Fields(cmd)
+			if len(fields) != 5 || (fields[0] != "setblock" && fields[0] != "poke") {
+				continue
+			}
+			x, _ := strconv.Atoi(fields[1])
+			y, _ := strconv.Atoi(fields[2])
+			z, _ := strconv.Atoi(fields[3])
+			st, err := g.ParseState(fields[4])
+			if err != nil {
+				f.SystemLine("bad state " + fields[4])
+				continue
+			}
+			blockChange(f, x, y, z, st.ID)
+			if fields[0] == "poke" {
+				f.SystemLine("poked")
+			}
+		}
+	})
+	sw.start(t, proto, bot.Options{})
+	sw.t.SetFolder(dir)
+	sw.rec.WaitFor(t, "mc_system_chat", func(p string) bool { return strings.Contains(p, `"message":"ready"`) })
+	return sw
+}
+
+func (sw *scriptedWorld) setblocks() int {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	n := 0
+	for _, c := range sw.cmds {
+		if strings.HasPrefix(c, "setblock ") {
+			n++
+		}
+	}
+	return n
+}
+
+// hutRecipe is a 5×5 hut of planks, three high, walls only, with a door
+// in the south wall: the issue's hut.
+const hutRecipe = `{"version":1,"operations":[
+ {"op":"box","min":{"x":2,"y":64,"z":2},"max":{"x":6,"y":66,"z":6},"block":"oak_planks","walls":true},
+ {"op":"line","from":{"x":4,"y":64,"z":6},"to":{"x":4,"y":64,"z":6},"block":"oak_door[facing=south,half=lower]"},
+ {"op":"line","from":{"x":4,"y":65,"z":6},"to":{"x":4,"y":65,"z":6},"block":"oak_door[facing=south,half=upper]"}]}`
+
+func inspectBlocks(t *testing.T, sw *scriptedWorld, lo, hi build.Pos) map[build.Pos]string {
+	t.Helper()
+	args, _ := json.Marshal(map[string]any{"min": lo, "max": hi, "detail": "blocks"})
+	r := decode[build.Inspection](t, callN(t, sw.d, "mc_region_inspect", string(args)))
+	if len(r.Unloaded) > 0 {
+		t.Fatalf("unloaded parts %+v", r.Unloaded)
+	}
+	out := map[build.Pos]string{}
+	for _, b := range r.Blocks {
+		out[b.Pos] = b.State
+	}
+	return out
+}
+
+// TestBuildWithCommands walks the tool chain in commands mode against a
+// scripted server: inspect, prepare, a block changed by someone else
+// between prepare and apply is a conflict left alone, the same key twice
+// writes once, undo takes back the rest and lists a block changed after
+// the apply, and a schematic exported here is imported elsewhere block
+// for block.
+func TestBuildWithCommands(t *testing.T) {
+	dir := t.TempDir()
+	sw := newBuildWorld(t, 769, dir)
+	hutMin, hutMax := build.Pos{X: 2, Y: 64, Z: 2}, build.Pos{X: 6, Y: 66, Z: 6}
+
+	// The unloaded chunk east of 15 is said, not guessed.
+	ins := decode[build.Inspection](t, callN(t, sw.d, "mc_region_inspect", `{"min":{"x":14,"y":63,"z":0},"max":{"x":17,"y":64,"z":0}}`))
+	if ins.Loaded != 4 || len(ins.Unloaded) != 1 || ins.Unloaded[0].Count != 4 || ins.Unloaded[0].Min.X != 16 {
+		t.Fatalf("inspect across the loaded edge: %+v", ins)
+	}
+	if r := callN(t, sw.d, "mc_region_inspect", `{"min":{"x":0,"y":0,"z":0},"max":{"x":16,"y":16,"z":16}}`); r.OK || !strings.Contains(r.Error, "at most 4096") {
+		t.Fatalf("a region of 4913 positions: %+v", r)
+	}
+
+	prep := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"recipe":`+hutRecipe+`}`))
+	// Walls of 5×5×3: 16 a layer, 48, the door's two halves among them.
+	if prep.ChangedBlocks != 48 || prep.Region.Min != hutMin || prep.Region.Max != hutMax {
+		t.Fatalf("prepare: %+v", prep)
+	}
+	want := map[string]int{"oak_planks": 46, "oak_door": 1}
+	for _, m := range prep.Materials {
+		if want[m.Item] != m.Need || m.Have != 0 {
+			t.Errorf("material %+v, want need %d have 0", m, want[m.Item])
+		}
+		delete(want, m.Item)
+	}
+	if len(want) > 0 || len(prep.Short) != 2 {
+		t.Errorf("materials %+v, short %+v", prep.Materials, prep.Short)
+	}
+	// Nothing was written.
+	if n := sw.setblocks(); n != 0 {
+		t.Fatalf("prepare sent %d setblocks", n)
+	}
+	// Survival refuses first, saying what is short.
+	apply := func(plan, hash, key, mode string) protocol.Response {
+		return callN(t, sw.d, "mc_build_apply", fmt.Sprintf(`{"plan_id":%q,"plan_hash":%q,"idempotency_key":%q,"mode":%q}`, plan, hash, key, mode))
+	}
+	if r := apply(prep.PlanID, prep.PlanHash, "k0", ModeSurvival); r.OK || !strings.Contains(r.Error, "lacks materials") || !strings.Contains(r.Error, "46 oak_planks (has 0)") {
+		t.Fatalf("a survival apply without materials: %+v", r)
+	}
+	if r := apply(prep.PlanID, strings.Repeat("0", 64), "k0", ModeCommands); r.OK || !strings.Contains(r.Error, "plan_hash does not match") {
+		t.Fatalf("a wrong hash: %+v", r)
+	}
+
+	// Someone puts cobblestone in the wall's corner after the prepare.
+	sw.command(t, "poke 2 64 2 cobblestone", "poked")
+	res := decode[ApplyResult](t, apply(prep.PlanID, prep.PlanHash, "k1", ModeCommands))
+	if res.Status != journal.StatusApplied || res.Placed != 47 || len(res.Conflicts) != 1 || res.Conflicts[0].Pos != hutMin || res.Conflicts[0].Found != "cobblestone" {
+		t.Fatalf("apply: %+v", res)
+	}
+	got := inspectBlocks(t, sw, hutMin, hutMax)
+	if got[hutMin] != "cobblestone" {
+		t.Errorf("the changed block is %s, not left alone", got[hutMin])
+	}
+	if s := got[build.Pos{X: 4, Y: 65, Z: 6}]; !strings.HasPrefix(s, "oak_door[") || !strings.Contains(s, "half=upper") {
+		t.Errorf("the door's upper half is %s", s)
+	}
+	sent := sw.setblocks()
+	if sent != 47 {
+		t.Errorf("%d setblocks for 47 blocks", sent)
+	}
+	// The same key again is the same operation, and writes nothing.
+	again := decode[ApplyResult](t, apply(prep.PlanID, prep.PlanHash, "k1", ModeCommands))
+	if again.OperationID != res.OperationID || !again.Repeated || again.Placed != 47 || sw.setblocks() != sent {
+		t.Fatalf("repeated apply: %+v, %d setblocks", again, sw.setblocks())
+	}
+	st := decode[ApplyResult](t, callN(t, sw.d, "mc_build_status", `{"operation_id":"`+res.OperationID+`"}`))
+	if st.Status != journal.StatusApplied || st.Counters.Total != 48 || st.Counters.Conflicts != 1 || st.Counters.Left != 0 {
+		t.Fatalf("status: %+v", st)
+	}
+
+	// The hut, exported, comes back 10 blocks east block for block.
+	exp := decode[build.Export](t, callN(t, sw.d, "mc_schematic_export", `{"name":"hut","min":{"x":2,"y":64,"z":2},"max":{"x":6,"y":66,"z":6}}`))
+	if exp.Width != 5 || exp.Height != 3 || exp.Length != 5 || len(exp.SHA256) != 64 {
+		t.Fatalf("export: %+v", exp)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "schematics", "hut.schem")); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{`"hut"`, `"../hut"`, `"a/b"`} {
+		r := callN(t, sw.d, "mc_schematic_export", `{"name":`+bad+`,"min":{"x":2,"y":64,"z":2},"max":{"x":6,"y":66,"z":6}}`)
+		if r.OK {
+			t.Errorf("export as %s was accepted", bad)
+		}
+	}
+	cp := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"schematic":"hut","target":{"x":8,"y":64,"z":2}}`))
+	if cp.ChangedBlocks != 48 || cp.Region.Min != (build.Pos{X: 8, Y: 64, Z: 2}) {
+		t.Fatalf("prepare from the schematic: %+v", cp)
+	}
+	decode[ApplyResult](t, apply(cp.PlanID, cp.PlanHash, "copy", ModeCommands))
+	copied := inspectBlocks(t, sw, build.Pos{X: 8, Y: 64, Z: 2}, build.Pos{X: 12, Y: 66, Z: 6})
+	for p, s := range got {
+		if q := (build.Pos{X: p.X + 6, Y: p.Y, Z: p.Z}); copied[q] != s {
+			t.Errorf("copy at %v is %s, the hut at %v is %s", q, copied[q], p, s)
+		}
+	}
+	if r := callN(t, sw.d, "mc_build_prepare", `{"schematic":"nothere","target":{"x":8,"y":64,"z":2}}`); r.OK || !strings.Contains(r.Error, "no schematic named nothere") {
+		t.Errorf("a missing schematic: %+v", r)
+	}
+
+	// Someone turns a wall block to glass after the apply: undo keeps it
+	// and says so.
+	sw.command(t, "poke 6 66 6 glass", "poked")
+	undo := decode[UndoResult](t, callN(t, sw.d, "mc_build_undo_prepare", `{"operation_id":"`+res.OperationID+`"}`))
+	if undo.ChangedBlocks != 46 || len(undo.Kept) != 1 || undo.Kept[0].Pos != (build.Pos{X: 6, Y: 66, Z: 6}) || undo.Kept[0].Found != "glass" {
+		t.Fatalf("undo: %+v", undo)
+	}
+	ur := decode[ApplyResult](t, apply(undo.PlanID, undo.PlanHash, "undo-1", ModeCommands))
+	if ur.Status != journal.StatusApplied || ur.Placed != 46 || len(ur.Conflicts) != 0 {
+		t.Fatalf("undo apply: %+v", ur)
+	}
+	for p, s := range inspectBlocks(t, sw, hutMin, hutMax) {
+		switch p {
+		case hutMin, build.Pos{X: 6, Y: 66, Z: 6}:
+			if s != "cobblestone" && s != "glass" {
+				t.Errorf("the other player's block at %v became %s", p, s)
+			}
+		default:
+			if s == "air" {
+				continue
+			}
+			t.Errorf("%v is %s after undo", p, s)
+		}
+	}
+
+	// A new start reads the journal: every apply is known, none unfinished.
+	cat := protocol.NewCatalog()
+	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
+	Register(cat, bot.NewClient(testLog(), nil, d, bot.Options{}), d).SetFolder(dir)
+	list := decode[StatusListResult](t, callN(t, d, "mc_build_status", `{}`))
+	if list.Count != 3 || len(list.Unfinished) != 0 || list.Operations[0].OperationID != res.OperationID || list.Operations[0].Placed != 47 {
+		t.Fatalf("status list after a restart: %+v", list)
+	}
+}
+
+// TestUnfinishedApplyIsReportedNotResumed: an apply the journal shows begun
+// and never ended is reported as unfinished at the next start, with what
+// it wrote, and nothing runs it again.
+func TestUnfinishedApplyIsReportedNotResumed(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := journal.Open(filepath.Join(dir, "build-journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := []build.Write{{Pos: build.Pos{X: 1, Y: 64, Z: 1}, Before: "air", After: "stone"}, {Pos: build.Pos{X: 2, Y: 64, Z: 1}, Before: "air", After: "stone"}}
+	if err := j.Begin("op-crashed", "plan-x", strings.Repeat("a", 64), "key-x", "1.21.4", ModeCommands, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Wrote("op-crashed", plan[0]); err != nil {
+		t.Fatal(err)
+	}
+	j.Sync()
+	j.Close()
+
+	cat := protocol.NewCatalog()
+	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
+	c := bot.NewClient(testLog(), nil, d, bot.Options{})
+	Register(cat, c, d).SetFolder(dir)
+	list := decode[StatusListResult](t, callN(t, d, "mc_build_status", `{}`))
+	if list.Count != 1 || len(list.Unfinished) != 1 || list.Unfinished[0] != "op-crashed" {
+		t.Fatalf("status list: %+v", list)
+	}
+	op := list.Operations[0]
+	if op.Status != StatusUnfinished || op.Placed != 1 || op.Counters.Left != 1 || !strings.Contains(op.Reason, "not resumed") {
+		t.Fatalf("the unfinished apply: %+v", op)
+	}
+	// Its key answers with it, rather than applying anything.
+	r := decode[ApplyResult](t, callN(t, d, "mc_build_apply", `{"plan_id":"plan-x","plan_hash":"`+strings.Repeat("a", 64)+`","idempotency_key":"key-x"}`))
+	if r.OperationID != "op-crashed" || r.Status != StatusUnfinished || !r.Repeated {
+		t.Fatalf("the key of the unfinished apply: %+v", r)
+	}
+}
+
+// TestHostileSchematicFilesAreRefused: mc_build_prepare reads only plain
+// files of at most 1 MiB by a checked name, and refuses a malformed one
+// with a sentence.
+func TestHostileSchematicFilesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	sdir := filepath.Join(dir, "schematics")
+	if err := os.MkdirAll(sdir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(sdir, "junk.schem"), []byte("not gzip at all"), 0o600)
+	os.WriteFile(filepath.Join(sdir, "huge.schem"), make([]byte, MaxSchematicFile+1), 0o600)
+	os.WriteFile(filepath.Join(dir, "secret"), []byte("x"), 0o600)
+	os.Symlink(filepath.Join(dir, "secret"), filepath.Join(sdir, "link.schem"))
+	b := newBuilds()
+	b.folder = dir
+	for name, want := range map[string]string{
+		"junk":    "",
+		"huge":    "at most 1048576",
+		"link":    "not a plain file",
+		"../huge": "",
+	} {
+		_, err := b.readSchematic(name)
+		if name == "junk" {
+			if err != nil {
+				t.Errorf("junk: %v", err)
+			}
+			g := mcdata.Game(769)
+			if _, _, err := build.Import(g, []byte("not gzip at all"), build.Pos{}, 0); err == nil {
+				t.Error("a file that is not a schematic was imported")
+			}
+			continue
+		}
+		if err == nil || want != "" && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+}
