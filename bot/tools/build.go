@@ -206,8 +206,13 @@ type PrepareResult struct {
 	Image []byte `json:"-"`
 }
 
-// PNG is the plan's picture (mcp reads it through this method).
-func (r PrepareResult) PNG() []byte { return r.Image }
+// Pictures offers the plan's picture to transports that show pictures.
+func (r PrepareResult) Pictures() []protocol.Image {
+	if len(r.Image) == 0 {
+		return nil
+	}
+	return []protocol.Image{{MIMEType: "image/png", Data: r.Image}}
+}
 
 // ApplyResult is mc_build_apply's and mc_build_status' result.
 type ApplyResult struct {

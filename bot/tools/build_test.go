@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -328,5 +331,36 @@ func TestHostileSchematicFilesAreRefused(t *testing.T) {
 		if err == nil || want != "" && !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", name, err, want)
 		}
+	}
+}
+
+// TestPlanPicture: a plan's picture is a PNG of its region from above,
+// each column the colour of its highest write.
+func TestPlanPicture(t *testing.T) {
+	g := mcdata.Game(769)
+	var r build.Recipe
+	if err := json.Unmarshal([]byte(hutRecipe), &r); err != nil {
+		t.Fatal(err)
+	}
+	target, err := build.Expand(g, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := build.Prepare(g, target, func(build.Pos) (mcdata.StateID, bool) { return 0, true }, build.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(PlanPNG(g, p)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 40 || b.Dy() != 40 {
+		t.Fatalf("a 5×5 plan drawn %v", b)
+	}
+	planks := blockColor(g, g.BlockByName("oak_planks").DefaultState)
+	inside := color.RGBAModel.Convert(img.At(2*8+4, 2*8+4)).(color.RGBA)
+	wall := color.RGBAModel.Convert(img.At(4, 4)).(color.RGBA)
+	if wall != planks || inside == planks {
+		t.Errorf("the wall is %v and the inside %v; planks are %v", wall, inside, planks)
 	}
 }

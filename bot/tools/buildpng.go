@@ -10,12 +10,12 @@ import (
 	"github.com/blockmate/blockmate/bot/mcdata"
 )
 
-// planScale is the pixels per block of a plan's picture, and planMaxSide
-// the largest side in blocks it draws (a plan is at most 4096 positions,
-// so a flat one is at most 64 blocks across at 4096 = 64×64).
+// planMaxSide is the largest side in blocks a plan's picture draws, and
+// planPixels the side in pixels it aims at: a block is 8 pixels in a small
+// plan and fewer, down to 2, in a large one, so the picture stays small.
 const (
-	planScale   = 8
 	planMaxSide = 128
+	planPixels  = 256
 )
 
 // PlanPNG draws a plan from above: for each column of the region, the
@@ -30,6 +30,7 @@ func PlanPNG(g *mcdata.GameData, p *build.Plan) []byte {
 	if w > planMaxSide || l > planMaxSide || w <= 0 || l <= 0 {
 		return nil
 	}
+	planScale := min(8, max(2, planPixels/max(w, l)))
 	img := image.NewRGBA(image.Rect(0, 0, w*planScale, l*planScale))
 	bg, grid := color.RGBA{240, 240, 232, 255}, color.RGBA{214, 214, 204, 255}
 	for y := 0; y < l*planScale; y++ {
