@@ -42,6 +42,15 @@ type mapData struct {
 	Hostiles []mapMark         `json:"hostiles"`
 	Path     []mapMark         `json:"path"`
 	Goal     *mapMark          `json:"goal"`
+	Plan     []planMark        `json:"plan"`
+}
+
+// planMark is a column of a prepared or running build, at an offset from
+// the bot; Placed once the apply has done it.
+type planMark struct {
+	DX     int  `json:"dx"`
+	DZ     int  `json:"dz"`
+	Placed bool `json:"placed"`
 }
 
 // mapMark is something at an offset from the bot: a player (Username), a
@@ -179,6 +188,8 @@ const (
 	mapHostileGlyph = "!"
 	mapPathGlyph    = "·"
 	mapGoalGlyph    = "◎"
+	mapPlannedGlyph = "□"
+	mapPlacedGlyph  = "■"
 	mapBotUnknown   = "@"
 )
 
@@ -199,7 +210,15 @@ func (p mapPane) picture(rows, cols int) []string {
 		style lipgloss.Style
 	}
 	marks := map[[2]int]mark{}
-	// Later marks win: terrain < path < goal < hostiles < players < bot.
+	// Later marks win: terrain < plan < path < goal < hostiles < players
+	// < bot. A plan's columns are ghosts until the apply has placed them.
+	for _, pm := range d.Plan {
+		m := mark{mapPlannedGlyph, p.styles.Map.Path}
+		if pm.Placed {
+			m = mark{mapPlacedGlyph, p.styles.Map.Built}
+		}
+		marks[[2]int{pm.DX, pm.DZ}] = m
+	}
 	for _, s := range d.Path {
 		marks[[2]int{s.DX, s.DZ}] = mark{mapPathGlyph, p.styles.Map.Path}
 	}
@@ -289,6 +308,18 @@ func (p mapPane) legend(width int) string {
 	}
 	if d.Goal != nil {
 		parts = append(parts, s.Map.Goal.Render(mapGoalGlyph)+s.Muted.Render(" goal"))
+	}
+	if len(d.Plan) > 0 {
+		placed := 0
+		for _, pm := range d.Plan {
+			if pm.Placed {
+				placed++
+			}
+		}
+		parts = append(parts, s.Map.Path.Render(mapPlannedGlyph)+s.Muted.Render(" "+api.MapPlanned))
+		if placed > 0 {
+			parts = append(parts, s.Map.Built.Render(mapPlacedGlyph)+s.Muted.Render(fmt.Sprintf(" %s %d/%d", api.MapPlaced, placed, len(d.Plan))))
+		}
 	}
 	var terrain []string
 	for _, name := range d.Legend {

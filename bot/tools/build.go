@@ -72,9 +72,19 @@ type builds struct {
 	openErr error
 	folder  string
 	now     func() time.Time
-	// Progress, when set, hears every apply's counters as they change:
-	// the console's map draws the plan's ghost blocks from it.
-	progress func(BuildProgress)
+	// shown is the plan mc_map draws (the console's ghost blocks): the
+	// last prepared until it expires, or the one being applied, with the
+	// positions done so far.
+	shown *shownPlan
+}
+
+// shownPlan is a plan on the map.
+type shownPlan struct {
+	planID  string
+	writes  []build.Write
+	done    map[build.Pos]bool
+	expires time.Time
+	running bool
 }
 
 // buildOp is one apply.
@@ -99,15 +109,6 @@ type Mismatch struct {
 	Got    string    `json:"got"`
 }
 
-// BuildProgress is an apply as it goes, for the console's map: the plan's
-// writes and which of them are done.
-type BuildProgress struct {
-	Operation string
-	Status    string
-	Writes    []build.Write
-	Done      map[build.Pos]bool
-}
-
 // Folder is blockmate's folder: $BLOCKMATE_DIR, else the user's settings
 // folder's blockmate.
 func Folder() (string, error) {
@@ -128,14 +129,6 @@ func (t *Tools) SetFolder(dir string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.folder = dir
-}
-
-// OnBuildProgress sets the listener of apply progress (the console).
-func (t *Tools) OnBuildProgress(f func(BuildProgress)) {
-	b := t.builds
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.progress = f
 }
 
 func newBuilds() *builds {
@@ -399,6 +392,9 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 			b.mu.Lock()
 			b.plans[p.ID] = p
 			b.dropExpiredLocked()
+			if b.shown == nil || !b.shown.running {
+				b.shown = &shownPlan{planID: p.ID, writes: p.Writes, done: map[build.Pos]bool{}, expires: p.ExpiresAt}
+			}
 			b.mu.Unlock()
 			out := PrepareResult{Summary: p.Summary(), Short: p.Short(), Image: PlanPNG(g, p)}
 			switch {
@@ -796,12 +792,16 @@ func (t *Tools) apply(ctx context.Context, planID, planHash, key, mode string) (
 	}
 	b.ops[id] = op
 	b.order = append(b.order, id)
+	ap := &applier{t: t, w: w, g: g, p: p, op: op, mode: mode, done: map[build.Pos]bool{}}
+	b.shown = &shownPlan{planID: p.ID, writes: p.Writes, done: ap.done, running: true}
 	b.mu.Unlock()
 
-	ap := &applier{t: t, w: w, g: g, p: p, op: op, mode: mode}
 	status, reason := ap.run(runCtx)
 	b.mu.Lock()
 	op.Status, op.Reason, op.cancel = status, reason, nil
+	if b.shown != nil && b.shown.planID == p.ID {
+		b.shown = nil // the world shows what was built now
+	}
 	endErr := b.journal.End(id, status)
 	r := op.result()
 	b.mu.Unlock()
@@ -826,26 +826,64 @@ type applier struct {
 	done map[build.Pos]bool
 }
 
+// report says how far the apply is, as mc_task_progress.
 func (ap *applier) report() {
 	b := ap.t.builds
 	b.mu.Lock()
-	f := b.progress
-	done := make(map[build.Pos]bool, len(ap.done))
-	for k, v := range ap.done {
-		done[k] = v
-	}
-	status := ap.op.Status
+	done := ap.op.Placed + ap.op.Skipped + ap.op.Mismatched
 	b.mu.Unlock()
-	if f != nil {
-		f(BuildProgress{Operation: ap.op.ID, Status: status, Writes: ap.p.Writes, Done: done})
-	}
 	id := ap.op.ID
-	ap.t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_build_apply", ID: id, Done: int64(len(done)), Total: int64(len(ap.p.Writes))})
+	ap.t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_build_apply", ID: id, Done: int64(done), Total: int64(len(ap.p.Writes))})
+}
+
+// PlanMark is a column of the plan on mc_map: its offset from the bot and
+// whether every block the plan writes in it is done.
+type PlanMark struct {
+	DX     int  `json:"dx"`
+	DZ     int  `json:"dz"`
+	DY     int  `json:"dy"`
+	Placed bool `json:"placed"`
+}
+
+// planMarks are the shown plan's columns within radius of center, each at
+// its highest write: what the console draws as ghost blocks.
+func (b *builds) planMarks(center BlockPos, radius int) []PlanMark {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	sp := b.shown
+	if sp == nil || !sp.running && !b.now().Before(sp.expires) {
+		return nil
+	}
+	type column struct {
+		top  int
+		open bool
+	}
+	cols := map[[2]int]*column{}
+	var order [][2]int
+	for _, w := range sp.writes {
+		k := [2]int{w.Pos.X - center.X, w.Pos.Z - center.Z}
+		if abs(k[0]) > radius || abs(k[1]) > radius {
+			continue
+		}
+		c := cols[k]
+		if c == nil {
+			c = &column{top: w.Pos.Y}
+			cols[k] = c
+			order = append(order, k)
+		}
+		c.top = max(c.top, w.Pos.Y)
+		c.open = c.open || !sp.done[w.Pos]
+	}
+	out := make([]PlanMark, 0, len(order))
+	for _, k := range order {
+		c := cols[k]
+		out = append(out, PlanMark{DX: k[0], DZ: k[1], DY: c.top - center.Y, Placed: !c.open})
+	}
+	return out
 }
 
 // run applies every write; the status and reason say how it ended.
 func (ap *applier) run(ctx context.Context) (status, reason string) {
-	ap.done = map[build.Pos]bool{}
 	read := readerOf(ap.w)
 	names := func(s mcdata.StateID) string { st, _ := ap.g.StateByID(s); return st.String() }
 	ap.report()

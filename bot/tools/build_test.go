@@ -152,9 +152,22 @@ func TestBuildWithCommands(t *testing.T) {
 	if len(want) > 0 || len(prep.Short) != 2 {
 		t.Errorf("materials %+v, short %+v", prep.Materials, prep.Short)
 	}
-	// Nothing was written.
+	// Nothing was written, and the map shows the plan's 16 wall columns as
+	// not yet placed, where they are.
 	if n := sw.setblocks(); n != 0 {
 		t.Fatalf("prepare sent %d setblocks", n)
+	}
+	planOnMap := func() []PlanMark {
+		return decode[mapResult](t, callN(t, sw.d, "mc_map", `{"radius":8}`)).Plan
+	}
+	marks := planOnMap()
+	if len(marks) != 16 {
+		t.Fatalf("the map shows %d plan columns: %+v", len(marks), marks)
+	}
+	for _, m := range marks {
+		if m.Placed || m.DX < 2 || m.DX > 6 || m.DZ < 2 || m.DZ > 6 || m.DY != 2 {
+			t.Errorf("plan mark %+v", m)
+		}
 	}
 	// Survival refuses first, saying what is short.
 	apply := func(plan, hash, key, mode string) protocol.Response {
@@ -179,6 +192,9 @@ func TestBuildWithCommands(t *testing.T) {
 	}
 	if s := got[build.Pos{X: 4, Y: 65, Z: 6}]; !strings.HasPrefix(s, "oak_door[") || !strings.Contains(s, "half=upper") {
 		t.Errorf("the door's upper half is %s", s)
+	}
+	if m := planOnMap(); len(m) != 0 {
+		t.Errorf("the applied plan is still on the map: %+v", m)
 	}
 	sent := sw.setblocks()
 	if sent != 47 {
