@@ -17,8 +17,10 @@ import (
 	"github.com/blockmate/blockmate/bot/dig"
 	"github.com/blockmate/blockmate/bot/material"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/move"
 	"github.com/blockmate/blockmate/bot/schematic"
 	"github.com/blockmate/blockmate/bot/talk"
+	"github.com/blockmate/blockmate/geom"
 	"github.com/blockmate/blockmate/protocol"
 )
 
@@ -901,12 +903,25 @@ func (ap *applier) run(ctx context.Context) (status, reason string) {
 			ap.wrote(wr, wr.After)
 			continue
 		case !wr.Placed && ap.mode == ModeSurvival && wr.Partner != nil && ap.done[*wr.Partner]:
-			// The partner's item made this half as the game chose, or did
-			// not make it; either way the hands cannot place it alone.
-			ap.mismatch(wr, names(now))
+			// The partner's item makes this half as the game chooses (or
+			// does not); the hands cannot place it alone.
+			got, err := ap.partnerMade(ctx, wr)
+			if err != nil {
+				return journal.StatusCancelled, "the apply was cancelled; what it wrote stays"
+			}
+			if got == wr.AfterID {
+				ap.wrote(wr, wr.After)
+			} else {
+				ap.mismatch(wr, names(got))
+			}
 			continue
 		case now != wr.BeforeID:
 			ap.conflict(build.Conflict{Pos: wr.Pos, Expected: wr.Before, Found: names(now)})
+			continue
+		case !wr.Placed && ap.mode == ModeSurvival:
+			// Its partner was not placed (a conflict there), so nothing
+			// makes this half: no item places an upper half alone.
+			ap.mismatch(wr, names(now))
 			continue
 		}
 		got, err := ap.write(ctx, wr)
@@ -1003,7 +1018,9 @@ func (ap *applier) await(ctx context.Context, wr build.Write) (mcdata.StateID, e
 }
 
 // survival writes with the bot's hands: it digs what is there when it is
-// not air, then places the item that makes the block.
+// not air, then places the item that makes the block, from where the
+// game's placement gives the planned facing (a door faces the way its
+// placer looks), and not from inside the block.
 func (ap *applier) survival(ctx context.Context, wr build.Write) (mcdata.StateID, error) {
 	read := readerOf(ap.w)
 	before, _ := ap.g.StateByID(wr.BeforeID)
@@ -1025,6 +1042,16 @@ func (ap *applier) survival(ctx context.Context, wr build.Write) (mcdata.StateID
 	if !ok || len(items) == 0 {
 		return 0, fmt.Errorf("no item places %s; apply in mode commands", after.Block.Name)
 	}
+	if stand, ok := placerSpot(after, wr.Pos); ok {
+		// Best effort: when the spot cannot be reached, the placement
+		// still happens and a different facing is reported as a mismatch.
+		_ = ap.standAt(ctx, stand)
+	} else if ap.inside(wr.Pos) {
+		_ = ap.standAt(ctx, ap.outside(wr.Pos))
+	}
+	if ctx.Err() != nil {
+		return 0, context.Cause(ctx)
+	}
 	r, err := ap.w.Dig().Place(ctx, items[0], wr.Pos.BlockPos())
 	if err != nil {
 		return 0, err
@@ -1034,4 +1061,66 @@ func (ap *applier) survival(ctx context.Context, wr build.Write) (mcdata.StateID
 	}
 	s, _ := read(wr.Pos)
 	return s, nil
+}
+
+// partnerMade waits, on the tick and bounded, for the half of a two-part
+// block that its partner's placement makes (the game writes it in the same
+// tick; a server may send it a moment later), and answers what is there.
+func (ap *applier) partnerMade(ctx context.Context, wr build.Write) (mcdata.StateID, error) {
+	read := readerOf(ap.w)
+	changed := func() bool { s, ok := read(wr.Pos); return ok && s != wr.BeforeID }
+	if err := ap.w.Core().Await(ctx, partnerTicks, changed, ap.w.Level().Changed); err != nil && ctx.Err() != nil {
+		return 0, context.Cause(ctx)
+	}
+	s, _ := read(wr.Pos)
+	return s, nil
+}
+
+// partnerTicks bounds the wait for a door's upper half after its lower.
+const partnerTicks = 20
+
+// placerSpot is where the bot stands to place a block whose facing is the
+// placer's direction (doors): two blocks behind it, against the facing, on
+// the same level, so it looks along the facing as it clicks.
+func placerSpot(s mcdata.BlockState, p build.Pos) (build.Pos, bool) {
+	if s.Block == nil || !strings.HasSuffix(s.Block.Name, "_door") {
+		return build.Pos{}, false
+	}
+	facing, _ := s.Value("facing")
+	d, ok := map[string]build.Pos{"north": {Z: -1}, "south": {Z: 1}, "east": {X: 1}, "west": {X: -1}}[facing]
+	if !ok {
+		return build.Pos{}, false
+	}
+	return build.Pos{X: p.X - 2*d.X, Y: p.Y, Z: p.Z - 2*d.Z}, true
+}
+
+// inside says the bot's body takes the block at p (feet or head).
+func (ap *applier) inside(p build.Pos) bool {
+	f := ap.w.feet()
+	return f.X == p.X && f.Z == p.Z && (f.Y == p.Y || f.Y+1 == p.Y)
+}
+
+// outside is a spot two blocks from p away from the plan's middle, so
+// that stepping there leaves the build's footprint.
+func (ap *applier) outside(p build.Pos) build.Pos {
+	r := ap.p.Region
+	cx, cz := (r.Min.X+r.Max.X)/2, (r.Min.Z+r.Max.Z)/2
+	dx, dz := p.X-cx, p.Z-cz
+	if abs(dx) >= abs(dz) {
+		if dx >= 0 {
+			return build.Pos{X: r.Max.X + 2, Y: p.Y, Z: p.Z}
+		}
+		return build.Pos{X: r.Min.X - 2, Y: p.Y, Z: p.Z}
+	}
+	if dz >= 0 {
+		return build.Pos{X: p.X, Y: p.Y, Z: r.Max.Z + 2}
+	}
+	return build.Pos{X: p.X, Y: p.Y, Z: r.Min.Z - 2}
+}
+
+// standAt walks the bot's feet into the block at p.
+func (ap *applier) standAt(ctx context.Context, p build.Pos) error {
+	at := geom.Vec3{X: float64(p.X) + 0.5, Y: float64(p.Y), Z: float64(p.Z) + 0.5}
+	_, err := ap.w.Body().Go(ctx, move.Target{Kind: "go_near", Point: func() (geom.Vec3, bool) { return at, true }, Within: 0.5})
+	return err
 }
