@@ -247,9 +247,12 @@ type UndoResult struct {
 	PlanHash      string       `json:"plan_hash"`
 	ChangedBlocks int          `json:"changed_blocks"`
 	Kept          []build.Kept `json:"kept"`
-	Region        build.Region `json:"region"`
-	ExpiresAt     time.Time    `json:"expires_at"`
-	NextStep      string       `json:"next_step,omitempty"`
+	// Untouched are the blocks the apply skipped as conflicts: it never
+	// wrote them, so the undo leaves them as they are too.
+	Untouched []build.Conflict `json:"untouched,omitempty"`
+	Region    build.Region     `json:"region"`
+	ExpiresAt time.Time        `json:"expires_at"`
+	NextStep  string           `json:"next_step,omitempty"`
 }
 
 func (op *buildOp) result() ApplyResult {
@@ -487,7 +490,7 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 
 	c.Add(protocol.Tool{
 		Name: "mc_build_undo_prepare",
-		Description: "Prepares the plan that undoes an apply: every block it wrote goes back to what was there before, where it still holds what the apply wrote. Blocks someone changed since stay as they are and are listed in kept. " +
+		Description: "Prepares the plan that undoes an apply: every block it wrote goes back to what was there before, where it still holds what the apply wrote. Blocks someone changed since stay as they are and are listed in kept; untouched lists those the apply itself skipped as conflicts. " +
 			"Nothing is written: apply the answer's plan with mc_build_apply, which checks every block again.",
 		Args:   protocol.Schema{protocol.Str("operation_id", "mc_build_apply's operation_id").Req().Len(1, 64)},
 		Effect: protocol.Read,
@@ -504,7 +507,9 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 			}
 			op, err := b.opLocked(a.String("operation_id"))
 			var written []build.Write
+			var untouched []build.Conflict
 			if err == nil {
+				untouched = append(untouched, op.Conflicts...)
 				if op.Status == StatusRunning {
 					err = fmt.Errorf("operation %s is still running; mc_build_cancel it or wait for it to end, then undo", op.ID)
 				} else if op.Version != "" && op.Version != g.Version {
@@ -533,7 +538,7 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 			if kept == nil {
 				kept = []build.Kept{}
 			}
-			out := UndoResult{PlanID: p.ID, PlanHash: p.Hash, ChangedBlocks: len(p.Writes), Kept: kept, Region: p.Region, ExpiresAt: p.ExpiresAt}
+			out := UndoResult{PlanID: p.ID, PlanHash: p.Hash, ChangedBlocks: len(p.Writes), Kept: kept, Untouched: untouched, Region: p.Region, ExpiresAt: p.ExpiresAt}
 			if len(p.Writes) > 0 {
 				out.NextStep = "mc_build_apply with this plan_id and plan_hash and a new idempotency_key"
 			}
@@ -906,8 +911,16 @@ func (ap *applier) run(ctx context.Context) (status, reason string) {
 			// The partner's item makes this half as the game chooses (or
 			// does not); the hands cannot place it alone.
 			got, err := ap.partnerMade(ctx, wr)
+			if err == nil && got == wr.BeforeID && ap.g.IsAir(wr.AfterID) {
+				// The game takes a door's upper half with its lower; a
+				// server that leaves it standing has it dug by hand.
+				got, err = ap.survival(ctx, wr)
+			}
 			if err != nil {
-				return journal.StatusCancelled, "the apply was cancelled; what it wrote stays"
+				if ctx.Err() != nil {
+					return journal.StatusCancelled, "the apply was cancelled; what it wrote stays"
+				}
+				return journal.StatusFailed, err.Error()
 			}
 			if got == wr.AfterID {
 				ap.wrote(wr, wr.After)

@@ -243,7 +243,7 @@ func TestBuildWithCommands(t *testing.T) {
 	// and says so.
 	sw.command(t, "poke 6 66 6 glass", "poked")
 	undo := decode[UndoResult](t, callN(t, sw.d, "mc_build_undo_prepare", `{"operation_id":"`+res.OperationID+`"}`))
-	if undo.ChangedBlocks != 46 || len(undo.Kept) != 1 || undo.Kept[0].Pos != (build.Pos{X: 6, Y: 66, Z: 6}) || undo.Kept[0].Found != "glass" {
+	if undo.ChangedBlocks != 46 || len(undo.Kept) != 1 || undo.Kept[0].Pos != (build.Pos{X: 6, Y: 66, Z: 6}) || undo.Kept[0].Found != "glass" || len(undo.Untouched) != 1 || undo.Untouched[0].Pos != hutMin {
 		t.Fatalf("undo: %+v", undo)
 	}
 	ur := decode[ApplyResult](t, apply(undo.PlanID, undo.PlanHash, "undo-1", ModeCommands))
