@@ -109,8 +109,8 @@ func TestBuildHutSurvival(t *testing.T) {
 	}, func() string { return seen.Block })
 
 	type conflict struct {
-		Pos struct{ X, Y, Z int } `json:"pos"`
-		Found string             `json:"found"`
+		Pos   struct{ X, Y, Z int } `json:"pos"`
+		Found string                `json:"found"`
 	}
 	type applied struct {
 		OperationID string     `json:"operation_id"`
