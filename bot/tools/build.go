@@ -52,9 +52,9 @@ const MaxSchematicFile = 1 << 20
 // count them all.
 const maxConflictsShown = 32
 
-// commandTicks bounds the wait for a /setblock's block change: the game
-// answers within a tick, a busy server within a second.
-const commandTicks = 40
+// defaultCommandTicks bounds the wait for a /setblock's block change: the
+// game answers within a tick, a busy server within a second.
+const defaultCommandTicks = 40
 
 // FolderEnv names the environment variable that sets blockmate's folder
 // (schematics and the build journal); without it the folder is the user's
@@ -74,6 +74,9 @@ type builds struct {
 	openErr error
 	folder  string
 	now     func() time.Time
+	// commandTicks bounds the wait for a /setblock's block change
+	// (defaultCommandTicks; a test holding a command longer sets more).
+	commandTicks uint64
 	// shown is the plan mc_map draws (the console's ghost blocks): the
 	// last prepared until it expires, or the one being applied, with the
 	// positions done so far.
@@ -134,7 +137,7 @@ func (t *Tools) SetFolder(dir string) {
 }
 
 func newBuilds() *builds {
-	return &builds{plans: map[string]*build.Plan{}, ops: map[string]*buildOp{}, now: time.Now}
+	return &builds{plans: map[string]*build.Plan{}, ops: map[string]*buildOp{}, now: time.Now, commandTicks: defaultCommandTicks}
 }
 
 // open opens the journal once, on the first call that needs it, and takes
@@ -194,8 +197,12 @@ type InspectResult struct {
 // bot lacks, and the first writes.
 type PrepareResult struct {
 	build.Summary
-	Short    []build.Material `json:"short,omitempty"`
-	NextStep string           `json:"next_step,omitempty"`
+	Short []build.Material `json:"short,omitempty"`
+	// Unfinished are applies blockmate was stopped during (found in the
+	// journal): they are not resumed, and a new build near them may meet
+	// their half-built blocks.
+	Unfinished []string `json:"unfinished_operations,omitempty"`
+	NextStep   string   `json:"next_step,omitempty"`
 	// Image is the plan seen from above (PNG), for transports that show
 	// pictures (MCP); it is not in the JSON.
 	Image []byte `json:"-"`
@@ -395,13 +402,21 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 				return nil, err
 			}
 			b.mu.Lock()
+			var unfinished []string
+			if b.openLocked() == nil {
+				for _, id := range b.order {
+					if b.ops[id].Status == StatusUnfinished {
+						unfinished = append(unfinished, id)
+					}
+				}
+			}
 			b.plans[p.ID] = p
 			b.dropExpiredLocked()
 			if b.shown == nil || !b.shown.running {
 				b.shown = &shownPlan{planID: p.ID, writes: p.Writes, done: map[build.Pos]bool{}, expires: p.ExpiresAt}
 			}
 			b.mu.Unlock()
-			out := PrepareResult{Summary: p.Summary(), Short: p.Short(), Image: PlanPNG(g, p)}
+			out := PrepareResult{Summary: p.Summary(), Short: p.Short(), Unfinished: unfinished, Image: PlanPNG(g, p)}
 			switch {
 			case len(p.Writes) == 0:
 				out.NextStep = "the world already holds the plan; nothing to apply"
@@ -799,7 +814,8 @@ func (t *Tools) apply(ctx context.Context, planID, planHash, key, mode string) (
 	}
 	b.ops[id] = op
 	b.order = append(b.order, id)
-	ap := &applier{t: t, w: w, g: g, p: p, op: op, mode: mode, done: map[build.Pos]bool{}}
+	callID, _ := protocol.CallID(ctx)
+	ap := &applier{t: t, w: w, g: g, p: p, op: op, mode: mode, done: map[build.Pos]bool{}, callID: callID}
 	b.shown = &shownPlan{planID: p.ID, writes: p.Writes, done: ap.done, running: true}
 	b.mu.Unlock()
 
@@ -831,6 +847,8 @@ type applier struct {
 	op   *buildOp
 	mode string
 	done map[build.Pos]bool
+	// callID is the mc_build_apply call's id.
+	callID string
 }
 
 // report says how far the apply is, as mc_task_progress.
@@ -839,7 +857,12 @@ func (ap *applier) report() {
 	b.mu.Lock()
 	done := ap.op.Placed + ap.op.Skipped + ap.op.Mismatched
 	b.mu.Unlock()
-	id := ap.op.ID
+	// Progress is keyed by the call, as every tool's is, so MCP's
+	// progress notifications find their request.
+	id := ap.callID
+	if id == "" {
+		id = ap.op.ID
+	}
 	ap.t.emit("mc_task_progress", id, protocol.TaskProgress{Tool: "mc_build_apply", ID: id, Done: int64(done), Total: int64(len(ap.p.Writes))})
 }
 
@@ -1019,13 +1042,14 @@ var commandReplyWait = talk.ReplyWait{Max: 1}
 func (ap *applier) await(ctx context.Context, wr build.Write) (mcdata.StateID, error) {
 	read := readerOf(ap.w)
 	changed := func() bool { s, ok := read(wr.Pos); return ok && s != wr.BeforeID }
-	err := ap.w.Core().Await(ctx, commandTicks, changed, ap.w.Level().Changed)
+	limit := ap.t.builds.commandTicks
+	err := ap.w.Core().Await(ctx, limit, changed, ap.w.Level().Changed)
 	if err != nil && ctx.Err() != nil {
 		return 0, context.Cause(ctx)
 	}
 	s, _ := read(wr.Pos)
 	if s == wr.BeforeID {
-		return 0, fmt.Errorf("the server did not change %v within %d ticks of /setblock; the bot may lack command permission (on a LAN world, open it with cheats on) — apply in mode survival instead", wr.Pos, commandTicks)
+		return 0, fmt.Errorf("the server did not change %v within %d ticks of /setblock; the bot may lack command permission (on a LAN world, open it with cheats on) — apply in mode survival instead", wr.Pos, limit)
 	}
 	return s, nil
 }

@@ -27,6 +27,12 @@ import (
 // player's change, answered with the system line "poked". The tools keep
 // their schematics and journal in dir.
 func newBuildWorld(t *testing.T, proto int32, dir string) *scriptedWorld {
+	return newBuildWorldHolding(t, proto, dir, nil)
+}
+
+// newBuildWorldHolding is newBuildWorld whose server leaves unanswered
+// the commands hold says to, as a server busy or refusing does.
+func newBuildWorldHolding(t *testing.T, proto int32, dir string, hold func(cmd string) bool) *scriptedWorld {
 	t.Helper()
 	g := mcdata.Game(proto)
 	stone := g.BlockByName("stone").DefaultState
@@ -60,6 +66,9 @@ func newBuildWorld(t *testing.T, proto int32, dir string) *scriptedWorld {
 			sw.mu.Lock()
 			sw.cmds = append(sw.cmds, cmd)
 			sw.mu.Unlock()
+			if hold != nil && hold(cmd) {
+				continue
+			}
 			fields := strings.Fields(cmd)
 			if len(fields) != 5 || (fields[0] != "setblock" && fields[0] != "poke") {
 				continue
@@ -378,5 +387,40 @@ func TestPlanPicture(t *testing.T) {
 	wall := color.RGBAModel.Convert(img.At(4, 4)).(color.RGBA)
 	if wall != planks || inside == planks {
 		t.Errorf("the wall is %v and the inside %v; planks are %v", wall, inside, planks)
+	}
+}
+
+// TestCancelStopsAnApply: mc_build_cancel stops a running apply between
+// blocks; what it wrote stays, journalled, and the status says cancelled.
+func TestCancelStopsAnApply(t *testing.T) {
+	held := make(chan struct{}, 1)
+	sw := newBuildWorldHolding(t, 769, t.TempDir(), func(cmd string) bool {
+		if strings.HasPrefix(cmd, "setblock 3 64 2 ") {
+			held <- struct{}{}
+			return true
+		}
+		return false
+	})
+	// The held block is waited for until the cancel, however slow the
+	// machine.
+	sw.t.builds.commandTicks = 1 << 40
+	prep := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"recipe":{"version":1,"operations":[{"op":"line","from":{"x":2,"y":64,"z":2},"to":{"x":5,"y":64,"z":2},"block":"stone"}]}}`))
+	done := make(chan protocol.Response, 1)
+	go func() {
+		done <- callN(t, sw.d, "mc_build_apply", fmt.Sprintf(`{"plan_id":%q,"plan_hash":%q,"idempotency_key":"c1","mode":"commands"}`, prep.PlanID, prep.PlanHash))
+	}()
+	<-held
+	op := opID("c1", prep.PlanID)
+	st := decode[ApplyResult](t, callN(t, sw.d, "mc_build_status", `{"operation_id":"`+op+`"}`))
+	if st.Status != StatusRunning || st.Placed != 1 {
+		t.Fatalf("status while held: %+v", st)
+	}
+	decode[ApplyResult](t, callN(t, sw.d, "mc_build_cancel", `{"operation_id":"`+op+`"}`))
+	res := decode[ApplyResult](t, <-done)
+	if res.Status != journal.StatusCancelled || res.Placed != 1 || res.Counters.Left != 3 {
+		t.Fatalf("cancelled apply: %+v", res)
+	}
+	if n := sw.setblocks(); n != 2 {
+		t.Errorf("%d setblocks sent; the cancel should stop after the held one", n)
 	}
 }
