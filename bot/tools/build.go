@@ -240,12 +240,31 @@ type OpCounters struct {
 	Left       int `json:"left"`
 }
 
+// StatusResult is mc_build_status' and mc_build_cancel's result: the
+// verdict (status) first, as TOOLS.md has it.
+type StatusResult struct {
+	Status      string           `json:"status"`
+	Counters    OpCounters       `json:"counters"`
+	Conflicts   []build.Conflict `json:"conflicts,omitempty"`
+	OperationID string           `json:"operation_id"`
+	PlanID      string           `json:"plan_id"`
+	Mode        string           `json:"mode,omitempty"`
+	Mismatches  []Mismatch       `json:"mismatches,omitempty"`
+	Reason      string           `json:"reason,omitempty"`
+	NextStep    string           `json:"next_step,omitempty"`
+}
+
+func (op *buildOp) status() StatusResult {
+	r := op.result()
+	return StatusResult{Status: r.Status, Counters: r.Counters, Conflicts: r.Conflicts, OperationID: r.OperationID, PlanID: r.PlanID, Mode: r.Mode, Mismatches: r.Mismatches, Reason: r.Reason, NextStep: r.NextStep}
+}
+
 // StatusListResult is mc_build_status without an operation: every known
 // operation, newest last, the unfinished first said.
 type StatusListResult struct {
-	Count      int           `json:"count"`
-	Unfinished []string      `json:"unfinished,omitempty"`
-	Operations []ApplyResult `json:"operations"`
+	Count      int            `json:"count"`
+	Unfinished []string       `json:"unfinished,omitempty"`
+	Operations []StatusResult `json:"operations"`
 }
 
 // UndoResult is mc_build_undo_prepare's result.
@@ -464,15 +483,15 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 				if err != nil {
 					return nil, err
 				}
-				return op.result(), nil
+				return op.status(), nil
 			}
-			out := StatusListResult{Operations: []ApplyResult{}}
+			out := StatusListResult{Operations: []StatusResult{}}
 			for _, id := range b.order {
 				op := b.ops[id]
 				if op.Status == StatusUnfinished {
 					out.Unfinished = append(out.Unfinished, id)
 				}
-				out.Operations = append(out.Operations, op.result())
+				out.Operations = append(out.Operations, op.status())
 			}
 			out.Count = len(out.Operations)
 			return out, nil
@@ -499,7 +518,7 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 			if op.Status == StatusRunning && op.cancel != nil {
 				op.cancel()
 			}
-			return op.result(), nil
+			return op.status(), nil
 		},
 	})
 

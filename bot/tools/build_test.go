@@ -214,7 +214,7 @@ func TestBuildWithCommands(t *testing.T) {
 	if again.OperationID != res.OperationID || !again.Repeated || again.Placed != 47 || sw.setblocks() != sent {
 		t.Fatalf("repeated apply: %+v, %d setblocks", again, sw.setblocks())
 	}
-	st := decode[ApplyResult](t, callN(t, sw.d, "mc_build_status", `{"operation_id":"`+res.OperationID+`"}`))
+	st := decode[StatusResult](t, callN(t, sw.d, "mc_build_status", `{"operation_id":"`+res.OperationID+`"}`))
 	if st.Status != journal.StatusApplied || st.Counters.Total != 48 || st.Counters.Conflicts != 1 || st.Counters.Left != 0 {
 		t.Fatalf("status: %+v", st)
 	}
@@ -278,7 +278,7 @@ func TestBuildWithCommands(t *testing.T) {
 	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
 	Register(cat, bot.NewClient(testLog(), nil, d, bot.Options{}), d).SetFolder(dir)
 	list := decode[StatusListResult](t, callN(t, d, "mc_build_status", `{}`))
-	if list.Count != 3 || len(list.Unfinished) != 0 || list.Operations[0].OperationID != res.OperationID || list.Operations[0].Placed != 47 {
+	if list.Count != 3 || len(list.Unfinished) != 0 || list.Operations[0].OperationID != res.OperationID || list.Operations[0].Counters.Placed != 47 {
 		t.Fatalf("status list after a restart: %+v", list)
 	}
 }
@@ -311,7 +311,7 @@ func TestUnfinishedApplyIsReportedNotResumed(t *testing.T) {
 		t.Fatalf("status list: %+v", list)
 	}
 	op := list.Operations[0]
-	if op.Status != StatusUnfinished || op.Placed != 1 || op.Counters.Left != 1 || !strings.Contains(op.Reason, "not resumed") {
+	if op.Status != StatusUnfinished || op.Counters.Placed != 1 || op.Counters.Left != 1 || !strings.Contains(op.Reason, "not resumed") {
 		t.Fatalf("the unfinished apply: %+v", op)
 	}
 	// Its key answers with it, rather than applying anything.
@@ -411,11 +411,11 @@ func TestCancelStopsAnApply(t *testing.T) {
 	}()
 	<-held
 	op := opID("c1", prep.PlanID)
-	st := decode[ApplyResult](t, callN(t, sw.d, "mc_build_status", `{"operation_id":"`+op+`"}`))
-	if st.Status != StatusRunning || st.Placed != 1 {
+	st := decode[StatusResult](t, callN(t, sw.d, "mc_build_status", `{"operation_id":"`+op+`"}`))
+	if st.Status != StatusRunning || st.Counters.Placed != 1 {
 		t.Fatalf("status while held: %+v", st)
 	}
-	decode[ApplyResult](t, callN(t, sw.d, "mc_build_cancel", `{"operation_id":"`+op+`"}`))
+	decode[StatusResult](t, callN(t, sw.d, "mc_build_cancel", `{"operation_id":"`+op+`"}`))
 	res := decode[ApplyResult](t, <-done)
 	if res.Status != journal.StatusCancelled || res.Placed != 1 || res.Counters.Left != 3 {
 		t.Fatalf("cancelled apply: %+v", res)
