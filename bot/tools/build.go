@@ -52,6 +52,10 @@ const MaxSchematicFile = 1 << 20
 // count them all.
 const maxConflictsShown = 32
 
+// journalKeep is how many finished applies the journal keeps (undo needs
+// them); it is compacted to that when it holds twice as many.
+const journalKeep = 64
+
 // defaultCommandTicks bounds the wait for a /setblock's block change: the
 // game answers within a tick, a busy server within a second.
 const defaultCommandTicks = 40
@@ -168,6 +172,13 @@ func (b *builds) openLocked() error {
 		return err
 	}
 	b.journal = j
+	// The journal keeps every unfinished apply and the newest finished
+	// ones, so it does not grow without end.
+	if len(log.Operations) > 2*journalKeep {
+		if err := j.Compact(journalKeep); err == nil {
+			log = j.Log()
+		}
+	}
 	for _, o := range log.Operations {
 		op := &buildOp{ID: o.Begin.Op, PlanID: o.Begin.PlanID, PlanHash: o.Begin.PlanHash, Key: o.Begin.Key, Mode: o.Begin.Mode,
 			Version: o.Begin.Version, Total: len(o.Begin.Plan), Written: o.Written, Conflicts: o.Skipped,

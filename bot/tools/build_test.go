@@ -146,6 +146,20 @@ func TestBuildWithCommands(t *testing.T) {
 		t.Fatalf("a region of 4913 positions: %+v", r)
 	}
 
+	// expected_blocks from an inspection: accepted while the world is as
+	// seen, refused once it changed.
+	seenBlocks := decode[build.Inspection](t, callN(t, sw.d, "mc_region_inspect", `{"min":{"x":8,"y":64,"z":8},"max":{"x":9,"y":64,"z":8},"detail":"blocks"}`)).Blocks
+	expected, _ := json.Marshal(seenBlocks)
+	small := `{"version":1,"operations":[{"op":"line","from":{"x":8,"y":64,"z":8},"to":{"x":9,"y":64,"z":8},"block":"stone"}]}`
+	if r := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"recipe":`+small+`,"expected_blocks":`+string(expected)+`}`)); r.ChangedBlocks != 2 {
+		t.Fatalf("prepare with what was seen: %+v", r)
+	}
+	sw.command(t, "poke 9 64 8 glass", "poked")
+	if r := callN(t, sw.d, "mc_build_prepare", `{"recipe":`+small+`,"expected_blocks":`+string(expected)+`}`); r.OK || !strings.Contains(r.Error, "9 64 8 was air and is now glass") {
+		t.Fatalf("prepare after the world changed: %+v", r)
+	}
+	sw.command(t, "poke 9 64 8 air", "poked")
+
 	prep := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"recipe":`+hutRecipe+`}`))
 	// Walls of 5×5×3: 16 a layer, 48, the door's two halves among them.
 	if prep.ChangedBlocks != 48 || prep.Region.Min != hutMin || prep.Region.Max != hutMax {
@@ -422,5 +436,33 @@ func TestCancelStopsAnApply(t *testing.T) {
 	}
 	if n := sw.setblocks(); n != 2 {
 		t.Errorf("%d setblocks sent; the cancel should stop after the held one", n)
+	}
+}
+
+// TestJournalIsCompactedAtStart: a journal of many finished applies is cut
+// to the newest journalKeep at the next start; the unfinished stay.
+func TestJournalIsCompactedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := journal.Open(filepath.Join(dir, "build-journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []build.Write{{Pos: build.Pos{X: 1, Y: 64, Z: 1}, Before: "air", After: "stone"}}
+	for i := 0; i < 2*journalKeep+1; i++ {
+		op := fmt.Sprintf("op-%03d", i)
+		if err := j.Begin(op, "plan", strings.Repeat("a", 64), op, "1.21.4", ModeCommands, w); err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			j.End(op, journal.StatusApplied)
+		}
+	}
+	j.Close()
+	cat := protocol.NewCatalog()
+	d := protocol.NewDispatcher(cat, protocol.NewBus(nil), nil)
+	Register(cat, bot.NewClient(testLog(), nil, d, bot.Options{}), d).SetFolder(dir)
+	list := decode[StatusListResult](t, callN(t, d, "mc_build_status", `{}`))
+	if list.Count != journalKeep+1 || len(list.Unfinished) != 1 || list.Unfinished[0] != "op-000" || list.Operations[list.Count-1].OperationID != fmt.Sprintf("op-%03d", 2*journalKeep) {
+		t.Fatalf("after compaction: %d operations, unfinished %v", list.Count, list.Unfinished)
 	}
 }
