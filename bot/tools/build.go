@@ -838,6 +838,14 @@ func (t *Tools) apply(ctx context.Context, planID, planHash, key, mode string) (
 	defer cancel()
 	op.cancel = cancel
 	b.mu.Lock()
+	for _, other := range b.order {
+		// One apply at a time: two would share the bot's hands, and each
+		// checks the world the other is changing.
+		if o := b.ops[other]; o.Status == StatusRunning {
+			b.mu.Unlock()
+			return nil, fmt.Errorf("apply %s is still running; wait for it (mc_build_status) or stop it (mc_build_cancel), then apply again", o.ID)
+		}
+	}
 	if err := b.journal.Begin(id, planID, planHash, key, p.Version, mode, p.Writes); err != nil {
 		b.mu.Unlock()
 		return nil, err

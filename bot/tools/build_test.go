@@ -429,6 +429,11 @@ func TestCancelStopsAnApply(t *testing.T) {
 	if st.Status != StatusRunning || st.Counters.Placed != 1 {
 		t.Fatalf("status while held: %+v", st)
 	}
+	// A second apply waits its turn: it is refused while one runs.
+	other := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"recipe":{"version":1,"operations":[{"op":"line","from":{"x":2,"y":65,"z":2},"to":{"x":3,"y":65,"z":2},"block":"stone"}]}}`))
+	if r := callN(t, sw.d, "mc_build_apply", fmt.Sprintf(`{"plan_id":%q,"plan_hash":%q,"idempotency_key":"c2","mode":"commands"}`, other.PlanID, other.PlanHash)); r.OK || !strings.Contains(r.Error, op+" is still running") {
+		t.Fatalf("a second apply while one runs: %+v", r)
+	}
 	decode[StatusResult](t, callN(t, sw.d, "mc_build_cancel", `{"operation_id":"`+op+`"}`))
 	res := decode[ApplyResult](t, <-done)
 	if res.Status != journal.StatusCancelled || res.Placed != 1 || res.Counters.Left != 3 {
