@@ -1155,10 +1155,22 @@ func (ap *applier) partnerMade(ctx context.Context, wr build.Write) (mcdata.Stat
 const partnerTicks = 20
 
 // placerSpot is where the bot stands to place a block whose facing is the
-// placer's direction (doors): two blocks behind it, against the facing, on
-// the same level, so it looks along the facing as it clicks.
+// direction its placer looks (the game's getHorizontalDirection: doors,
+// stairs, fence gates, beds): two blocks behind it, against the facing, on
+// the same level, so it looks along the facing as it clicks. Upside-down
+// stairs need a click on a block's top half as well, which it does not
+// arrange, so they are left to the click (a mismatch says so).
 func placerSpot(s mcdata.BlockState, p build.Pos) (build.Pos, bool) {
-	if s.Block == nil || !strings.HasSuffix(s.Block.Name, "_door") {
+	if s.Block == nil {
+		return build.Pos{}, false
+	}
+	switch n := s.Block.Name; {
+	case strings.HasSuffix(n, "_door"), strings.HasSuffix(n, "_fence_gate"), strings.HasSuffix(n, "_bed"):
+	case strings.HasSuffix(n, "_stairs"):
+		if half, _ := s.Value("half"); half != "bottom" {
+			return build.Pos{}, false
+		}
+	default:
 		return build.Pos{}, false
 	}
 	facing, _ := s.Value("facing")

@@ -471,3 +471,31 @@ func TestJournalIsCompactedAtStart(t *testing.T) {
 		t.Fatalf("after compaction: %d operations, unfinished %v", list.Count, list.Unfinished)
 	}
 }
+
+// TestPlacerSpot: the bot places a block that faces where its placer looks
+// from two blocks behind its facing; other blocks from anywhere.
+func TestPlacerSpot(t *testing.T) {
+	g := mcdata.Game(769)
+	at := build.Pos{X: 10, Y: 64, Z: 10}
+	for _, c := range []struct {
+		state string
+		want  *build.Pos
+	}{
+		{"oak_door[facing=east,half=lower]", &build.Pos{X: 8, Y: 64, Z: 10}},
+		{"oak_stairs[facing=north,half=bottom]", &build.Pos{X: 10, Y: 64, Z: 12}},
+		{"birch_fence_gate[facing=south]", &build.Pos{X: 10, Y: 64, Z: 8}},
+		{"red_bed[facing=west,part=foot]", &build.Pos{X: 12, Y: 64, Z: 10}},
+		{"oak_stairs[facing=north,half=top]", nil},
+		{"furnace[facing=north]", nil},
+		{"oak_planks", nil},
+	} {
+		st, err := g.ParseState(c.state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := placerSpot(st, at)
+		if ok != (c.want != nil) || ok && got != *c.want {
+			t.Errorf("%s: %v %v, want %v", c.state, got, ok, c.want)
+		}
+	}
+}
