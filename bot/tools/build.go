@@ -462,7 +462,7 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 	c.Add(protocol.Tool{
 		Name: "mc_build_apply",
 		Description: "Applies a prepared plan: before each block it checks the world still holds what the plan saw there, and a block someone changed is a conflict, reported and skipped, never overwritten. " +
-			"Mode survival (the default) walks, reaches and places from the inventory in an order that stands (supports first, bottom up, both halves of doors and beds), and refuses first when materials are short; mode commands writes with /setblock and reads back what the server did. " +
+			"Mode survival (the default) walks, reaches and places from the inventory in an order that stands (supports first, bottom up, both halves of doors and beds), and refuses first when materials are short; mode commands writes with /fill (rows of one block) and /setblock and reads back what the server did. " +
 			"Repeating the call with the same idempotency_key answers with the same operation and writes nothing again. Progress comes as mc_task_progress; mc_build_cancel or mc_stop stops it between blocks.",
 		Args: protocol.Schema{
 			protocol.Str("plan_id", "mc_build_prepare's plan_id").Req().Len(1, 64),
@@ -955,9 +955,21 @@ func (ap *applier) run(ctx context.Context) (status, reason string) {
 	read := readerOf(ap.w)
 	names := func(s mcdata.StateID) string { st, _ := ap.g.StateByID(s); return st.String() }
 	ap.report()
-	for _, wr := range ap.p.Writes {
+	writes := ap.p.Writes
+	for i := 0; i < len(writes); i++ {
+		wr := writes[i]
 		if ctx.Err() != nil {
 			return journal.StatusCancelled, "the apply was cancelled; what it wrote stays"
+		}
+		if n := ap.fillRun(writes[i:], read); n > 1 {
+			if err := ap.fill(ctx, writes[i:i+n]); err != nil {
+				if ctx.Err() != nil {
+					return journal.StatusCancelled, "the apply was cancelled; what it wrote stays"
+				}
+				return journal.StatusFailed, err.Error()
+			}
+			i += n - 1
+			continue
 		}
 		now, ok := read(wr.Pos)
 		switch {
@@ -1060,6 +1072,70 @@ func (ap *applier) write(ctx context.Context, wr build.Write) (mcdata.StateID, e
 		return ap.setblock(ctx, wr)
 	}
 	return ap.survival(ctx, wr)
+}
+
+// maxFillRun is the longest row one /fill writes: a row of a 64-wide plan.
+const maxFillRun = 64
+
+// fillRun is how many writes from the first one /fill may write at once,
+// in commands mode: a row along x of one single-part block, each position
+// still holding what the plan saw (so the fill overwrites no one's
+// change); 0 or 1 when the first goes alone.
+func (ap *applier) fillRun(ws []build.Write, read build.Reader) int {
+	if ap.mode != ModeCommands || len(ws) < 2 {
+		return 0
+	}
+	first := ws[0]
+	after, _ := ap.g.StateByID(first.AfterID)
+	if first.Partner != nil || material.PartsOf(after) != material.OnePart {
+		return 0
+	}
+	n := 0
+	for _, w := range ws {
+		if n == maxFillRun || w.AfterID != first.AfterID || w.Partner != nil || w.Pos.Y != first.Pos.Y || w.Pos.Z != first.Pos.Z || w.Pos.X != first.Pos.X+n {
+			break
+		}
+		if s, ok := read(w.Pos); !ok || s != w.BeforeID {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// fill writes a row with one /fill and reads back every block of it.
+func (ap *applier) fill(ctx context.Context, ws []build.Write) error {
+	a, b := ws[0].Pos, ws[len(ws)-1].Pos
+	cmd := fmt.Sprintf("fill %d %d %d %d %d %d minecraft:%s", a.X, a.Y, a.Z, b.X, b.Y, b.Z, ws[0].After)
+	if _, err := ap.w.Talk().Command(ctx, cmd, commandReplyWait); err != nil {
+		return sendErr(err)
+	}
+	read := readerOf(ap.w)
+	all := func() bool {
+		for _, w := range ws {
+			if s, ok := read(w.Pos); !ok || s == w.BeforeID {
+				return false
+			}
+		}
+		return true
+	}
+	limit := ap.t.builds.commandTicks
+	if err := ap.w.Core().Await(ctx, limit, all, ap.w.Level().Changed); err != nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	names := func(s mcdata.StateID) string { st, _ := ap.g.StateByID(s); return st.String() }
+	for _, w := range ws {
+		s, _ := read(w.Pos)
+		switch s {
+		case w.AfterID:
+			ap.wrote(w, w.After)
+		case w.BeforeID:
+			return fmt.Errorf("the server did not change %v within %d ticks of /fill; the bot may lack command permission (on a LAN world, open it with cheats on) — apply in mode survival instead", w.Pos, limit)
+		default:
+			ap.mismatch(w, names(s))
+		}
+	}
+	return nil
 }
 
 // setblock writes with /setblock and waits for the server's block change.

@@ -70,6 +70,25 @@ func newBuildWorldHolding(t *testing.T, proto int32, dir string, hold func(cmd s
 				continue
 			}
 			fields := strings.Fields(cmd)
+			if len(fields) == 8 && fields[0] == "fill" {
+				var c [6]int
+				for i := range c {
+					c[i], _ = strconv.Atoi(fields[1+i])
+				}
+				st, err := g.ParseState(fields[7])
+				if err != nil {
+					f.SystemLine("bad state " + fields[7])
+					continue
+				}
+				for y := c[1]; y <= c[4]; y++ {
+					for z := c[2]; z <= c[5]; z++ {
+						for x := c[0]; x <= c[3]; x++ {
+							blockChange(f, x, y, z, st.ID)
+						}
+					}
+				}
+				continue
+			}
 			if len(fields) != 5 || (fields[0] != "setblock" && fields[0] != "poke") {
 				continue
 			}
@@ -93,12 +112,14 @@ func newBuildWorldHolding(t *testing.T, proto int32, dir string, hold func(cmd s
 	return sw
 }
 
+// setblocks counts the writing commands the server received (/setblock
+// and /fill).
 func (sw *scriptedWorld) setblocks() int {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	n := 0
 	for _, c := range sw.cmds {
-		if strings.HasPrefix(c, "setblock ") {
+		if strings.HasPrefix(c, "setblock ") || strings.HasPrefix(c, "fill ") {
 			n++
 		}
 	}
@@ -219,9 +240,22 @@ func TestBuildWithCommands(t *testing.T) {
 	if m := planOnMap(); len(m) != 0 {
 		t.Errorf("the applied plan is still on the map: %+v", m)
 	}
+	// Rows of planks go by /fill: the walls' rows along x, less the corner
+	// someone changed, and the door's halves by /setblock.
 	sent := sw.setblocks()
-	if sent != 47 {
-		t.Errorf("%d setblocks for 47 blocks", sent)
+	sw.mu.Lock()
+	fills := 0
+	for _, c := range sw.cmds {
+		if strings.HasPrefix(c, "fill ") {
+			fills++
+			if strings.HasPrefix(c, "fill 2 64 2 ") {
+				t.Errorf("%q overwrites the changed corner", c)
+			}
+		}
+	}
+	sw.mu.Unlock()
+	if fills == 0 || sent >= 47 {
+		t.Errorf("%d commands (%d fills) for 47 blocks", sent, fills)
 	}
 	// The same key again is the same operation, and writes nothing.
 	again := decode[ApplyResult](t, apply(prep.PlanID, prep.PlanHash, "k1", ModeCommands))
@@ -418,7 +452,9 @@ func TestCancelStopsAnApply(t *testing.T) {
 	// The held block is waited for until the cancel, however slow the
 	// machine.
 	sw.t.builds.commandTicks = 1 << 40
-	prep := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"recipe":{"version":1,"operations":[{"op":"line","from":{"x":2,"y":64,"z":2},"to":{"x":5,"y":64,"z":2},"block":"stone"}]}}`))
+	// Stone and dirt in turn, so each block is a /setblock of its own.
+	prep := decode[PrepareResult](t, callN(t, sw.d, "mc_build_prepare", `{"recipe":{"version":1,"operations":[{"op":"line","from":{"x":2,"y":64,"z":2},"to":{"x":5,"y":64,"z":2},"block":"stone"},`+
+		`{"op":"line","from":{"x":3,"y":64,"z":2},"to":{"x":3,"y":64,"z":2},"block":"dirt"},{"op":"line","from":{"x":5,"y":64,"z":2},"to":{"x":5,"y":64,"z":2},"block":"dirt"}]}}`))
 	done := make(chan protocol.Response, 1)
 	go func() {
 		done <- callN(t, sw.d, "mc_build_apply", fmt.Sprintf(`{"plan_id":%q,"plan_hash":%q,"idempotency_key":"c1","mode":"commands"}`, prep.PlanID, prep.PlanHash))
@@ -440,7 +476,7 @@ func TestCancelStopsAnApply(t *testing.T) {
 		t.Fatalf("cancelled apply: %+v", res)
 	}
 	if n := sw.setblocks(); n != 2 {
-		t.Errorf("%d setblocks sent; the cancel should stop after the held one", n)
+		t.Errorf("%d writing commands sent; the cancel should stop after the held one", n)
 	}
 }
 
