@@ -54,6 +54,15 @@ func TestBuildHutSurvival(t *testing.T) {
 	want[door] = "oak_door[facing=east,half=lower,hinge=left,open=false,powered=false]"
 	want[[3]int{door[0], gy + 1, door[2]}] = "oak_door[facing=east,half=upper,hinge=left,open=false,powered=false]"
 
+	// The bot has the hut's chunks before anything is asked of them.
+	var seenRegion struct {
+		Unloaded []any `json:"unloaded"`
+		Loaded   int   `json:"loaded"`
+	}
+	s.eventually("the bot has the hut's chunks", func() bool {
+		s.call("mc_region_inspect", map[string]any{"min": posArg(x0-2, gy-1, z0-2), "max": posArg(x0+6, gy+2, z0+6)}, &seenRegion)
+		return len(seenRegion.Unloaded) == 0
+	}, func() string { return fmt.Sprintf("%d loaded, unloaded %v", seenRegion.Loaded, seenRegion.Unloaded) })
 	// The plants on the hut's square go, so the plan starts from air.
 	for x := x0; x <= x0+4; x++ {
 		for z := z0; z <= z0+4; z++ {
