@@ -22,3 +22,10 @@ const (
 	MapBuilt   = "built"
 	MapOther   = "other"
 )
+
+// The names the console's map legend gives a build's ghost blocks (mc_map's
+// plan): a column the plan will write, and one it has written.
+const (
+	MapPlanned = "planned"
+	MapPlaced  = "built by the plan"
+)

@@ -34,6 +34,11 @@ func (s *Server) render(t *protocol.Tool, resp protocol.Response) *sdk.CallToolR
 		text = Fence(compact.Bytes())
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}
+	// A result's pictures (a prepared plan from above) follow as image
+	// content: people and models would rather look than read a list.
+	for _, img := range resp.Images {
+		res.Content = append(res.Content, &sdk.ImageContent{MIMEType: img.MIMEType, Data: img.Data})
+	}
 	// structuredContent must be an object; every catalog result is one,
 	// but a result that is not stays text only rather than break the reply.
 	if trimmed := bytes.TrimSpace(resp.Result); len(trimmed) > 0 && trimmed[0] == '{' {

@@ -47,6 +47,21 @@ type Response struct {
 	OK     bool
 	Result json.RawMessage
 	Error  string
+	// Images are pictures a result offers beside its JSON (a plan seen
+	// from above). They are not on the wire of the sidecar, whose lines
+	// stay JSON; transports that show pictures (MCP) send them.
+	Images []Image
+}
+
+// Image is a picture of a result.
+type Image struct {
+	MIMEType string
+	Data     []byte
+}
+
+// Pictured is a result that offers pictures.
+type Pictured interface {
+	Pictures() []Image
 }
 
 // MarshalJSON writes {"id":…,"ok":true,"result":…} or {"id":…,"ok":false,"error":"…"}.
@@ -572,6 +587,9 @@ func (d *Dispatcher) Start(ctx context.Context, req Request) func() Response {
 				resp.Error = fmt.Sprintf("%s finished but its result could not be encoded (%v); this is a blockmate bug, please report it", tool.Name, merr)
 			} else {
 				resp.OK, resp.Result = true, raw
+				if p, ok := result.(Pictured); ok {
+					resp.Images = p.Pictures()
+				}
 			}
 		}
 		if d.log.Enabled(ctx, slog.LevelDebug) {

@@ -18,6 +18,11 @@ const (
 	KindInteger Kind = "integer"
 	KindNumber  Kind = "number"
 	KindBoolean Kind = "boolean"
+	// KindObject and KindArray carry structured values (a position, a
+	// recipe, a list of blocks) that the tool decodes itself with
+	// Args.Decode; MaxLength bounds their JSON text in bytes.
+	KindObject Kind = "object"
+	KindArray  Kind = "array"
 )
 
 // Arg declares one argument of a tool. The same declaration validates calls,
@@ -65,6 +70,16 @@ func Num(name, description string, min, max float64) Arg {
 // Bool declares a true/false argument.
 func Bool(name, description string) Arg {
 	return Arg{Name: name, Kind: KindBoolean, Description: description}
+}
+
+// Obj declares an object argument of at most maxBytes bytes of JSON.
+func Obj(name, description string, maxBytes int) Arg {
+	return Arg{Name: name, Kind: KindObject, Description: description, MaxLength: maxBytes}
+}
+
+// Arr declares an array argument of at most maxBytes bytes of JSON.
+func Arr(name, description string, maxBytes int) Arg {
+	return Arg{Name: name, Kind: KindArray, Description: description, MaxLength: maxBytes}
 }
 
 // Req marks the argument as required.
@@ -144,7 +159,11 @@ func (a Arg) MarshalJSON() ([]byte, error) {
 		Enum        []string `json:"enum,omitempty"`
 		Default     any      `json:"default,omitempty"`
 	}
-	return Marshal(prop{a.Kind, a.Description, a.Min, a.Max, a.MinLength, a.MaxLength, a.Enum, a.Default})
+	minLen, maxLen := a.MinLength, a.MaxLength
+	if a.Kind == KindObject || a.Kind == KindArray {
+		minLen, maxLen = 0, 0 // a byte bound on JSON text, not JSON Schema's string length
+	}
+	return Marshal(prop{a.Kind, a.Description, a.Min, a.Max, minLen, maxLen, a.Enum, a.Default})
 }
 
 // Expect says in words what the argument accepts, for error messages and help.
@@ -166,6 +185,15 @@ func (a Arg) Expect() string {
 		return noun
 	case KindBoolean:
 		return "true or false"
+	case KindObject, KindArray:
+		noun := "a JSON object"
+		if a.Kind == KindArray {
+			noun = "a JSON array"
+		}
+		if a.MaxLength > 0 {
+			return fmt.Sprintf("%s of at most %d bytes", noun, a.MaxLength)
+		}
+		return noun
 	case KindString:
 		if len(a.Enum) > 0 {
 			quoted := make([]string, len(a.Enum))
@@ -278,6 +306,18 @@ func (a Arg) check(v json.RawMessage) string {
 		if s := string(v); s != "true" && s != "false" {
 			return "type"
 		}
+	case KindObject, KindArray:
+		open := byte('{')
+		if a.Kind == KindArray {
+			open = '['
+		}
+		t := bytes.TrimSpace(v)
+		if len(t) == 0 || t[0] != open || !json.Valid(t) {
+			return "type"
+		}
+		if a.MaxLength > 0 && len(t) > a.MaxLength {
+			return "size"
+		}
 	case KindString:
 		var s string
 		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
@@ -341,6 +381,19 @@ func (a Args) String(name string) string {
 	var s string
 	_ = json.Unmarshal(a[name], &s)
 	return s
+}
+
+// Decode reads an object or array argument into v; the error is a
+// sentence naming the argument.
+func (a Args) Decode(name string, v any) error {
+	raw, ok := a[name]
+	if !ok {
+		return fmt.Errorf("%s is missing", name)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%s does not have the expected shape (%v)", name, err)
+	}
+	return nil
 }
 
 // Bool returns a boolean argument, or false when absent.

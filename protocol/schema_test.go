@@ -120,3 +120,32 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// TestObjectAndArrayArguments: structured arguments are checked for their
+// JSON type and byte bound before a tool decodes them.
+func TestObjectAndArrayArguments(t *testing.T) {
+	s := Schema{Obj("min", "a corner", 40).Req(), Arr("blocks", "positions", 20)}
+	cases := []struct{ args, want string }{
+		{`{"min":[1,2,3]}`, `min must be a JSON object of at most 40 bytes; got [1,2,3]`},
+		{`{"min":"1 2 3"}`, `min must be a JSON object of at most 40 bytes; got "1 2 3"`},
+		{`{"min":{"x":1},"blocks":{"a":1}}`, `blocks must be a JSON array of at most 20 bytes; got {"a":1}`},
+		{`{"min":{"x":1},"blocks":[1,2,3,4,5,6,7,8,9,10,11]}`, `blocks must be a JSON array of at most 20 bytes; got [1,2,3,4,5,6,7,8,9,10,11]`},
+	}
+	for _, c := range cases {
+		_, err := s.Validate("mc_x", raw(t, c.args))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.args, err, c.want)
+		}
+	}
+	args, err := s.Validate("mc_x", raw(t, `{"min":{"x":1,"y":2,"z":3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct{ X, Y, Z int }
+	if err := args.Decode("min", &p); err != nil || p.X != 1 || p.Z != 3 {
+		t.Errorf("decoded %+v, %v", p, err)
+	}
+	if b, _ := json.Marshal(s); strings.Contains(string(b), "maxLength") || !strings.Contains(string(b), `"type":"array"`) {
+		t.Errorf("schema %s", b)
+	}
+}

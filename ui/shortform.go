@@ -321,7 +321,7 @@ func encodeValue(a protocol.Arg, text string, quoted bool) json.RawMessage {
 			}
 		}
 	}
-	if !quoted && strings.HasPrefix(text, "{") && json.Valid([]byte(text)) {
+	if !quoted && (strings.HasPrefix(text, "{") || strings.HasPrefix(text, "[")) && json.Valid([]byte(text)) {
 		var b bytes.Buffer
 		_ = json.Compact(&b, []byte(text))
 		return b.Bytes()

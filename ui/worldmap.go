@@ -44,7 +44,16 @@ type mapData struct {
 	Goal     *mapMark          `json:"goal"`
 	// Places are the places remembered in this world (mc_remember_place)
 	// within the map; their names were chosen by people.
-	Places []mapMark `json:"places"`
+	Places []mapMark  `json:"places"`
+	Plan   []planMark `json:"plan"`
+}
+
+// planMark is a column of a prepared or running build, at an offset from
+// the bot; Placed once the apply has done it.
+type planMark struct {
+	DX     int  `json:"dx"`
+	DZ     int  `json:"dz"`
+	Placed bool `json:"placed"`
 }
 
 // mapMark is something at an offset from the bot: a player (Username), a
@@ -184,6 +193,8 @@ const (
 	mapPathGlyph    = "·"
 	mapGoalGlyph    = "◎"
 	mapPlaceGlyph   = "⌂"
+	mapPlannedGlyph = "□"
+	mapPlacedGlyph  = "■"
 	mapBotUnknown   = "@"
 )
 
@@ -204,8 +215,16 @@ func (p mapPane) picture(rows, cols int) []string {
 		style lipgloss.Style
 	}
 	marks := map[[2]int]mark{}
-	// Later marks win: terrain < places < path < goal < hostiles <
-	// players < bot.
+	// Later marks win: terrain < plan < places < path < goal < hostiles <
+	// players < bot. A plan's columns are ghosts until the apply has placed
+	// them.
+	for _, pm := range d.Plan {
+		m := mark{mapPlannedGlyph, p.styles.Map.Path}
+		if pm.Placed {
+			m = mark{mapPlacedGlyph, p.styles.Map.Built}
+		}
+		marks[[2]int{pm.DX, pm.DZ}] = m
+	}
 	for _, pl := range d.Places {
 		marks[[2]int{pl.DX, pl.DZ}] = mark{mapPlaceGlyph, p.styles.Map.Goal}
 	}
@@ -305,6 +324,18 @@ func (p mapPane) legend(width int) string {
 			names[i] = clean(pl.Name)
 		}
 		parts = append(parts, s.Map.Goal.Render(mapPlaceGlyph)+" "+s.Text.Render(strings.Join(names, ", ")))
+	}
+	if len(d.Plan) > 0 {
+		placed := 0
+		for _, pm := range d.Plan {
+			if pm.Placed {
+				placed++
+			}
+		}
+		parts = append(parts, s.Map.Path.Render(mapPlannedGlyph)+s.Muted.Render(" "+api.MapPlanned))
+		if placed > 0 {
+			parts = append(parts, s.Map.Built.Render(mapPlacedGlyph)+s.Muted.Render(fmt.Sprintf(" %s %d/%d", api.MapPlaced, placed, len(d.Plan))))
+		}
 	}
 	var terrain []string
 	for _, name := range d.Legend {

@@ -333,3 +333,25 @@ func TestMapShowsPlaces(t *testing.T) {
 		t.Errorf("the legend: %q", legend)
 	}
 }
+
+// TestMapDrawsThePlan: a build's columns are ghosts (□) on the terrain
+// until placed (■); the path and the bot draw over them, and the legend
+// says how many of the plan's columns are built.
+func TestMapDrawsThePlan(t *testing.T) {
+	p := newMapPane(themes.New(themes.Dark))
+	p.data = fixtureMap()
+	p.data.Plan = []planMark{{DX: -2, DZ: -2}, {DX: -1, DZ: -2, Placed: true}, {DX: 1, DZ: 0}, {DX: 0, DZ: 0}}
+	pic := p.picture(17, 17)
+	for _, c := range []struct {
+		dx, dz int
+		want   string
+	}{{-2, -2, "□ "}, {-1, -2, "■ "}, {1, 0, "· "}, {0, 0, "↗ "}, {-3, -2, ",,"}} {
+		if got := cellAt(t, pic, c.dx, c.dz); got != c.want {
+			t.Errorf("at %d %d: %q, want %q\n%s", c.dx, c.dz, got, c.want, strings.Join(pic, "\n"))
+		}
+	}
+	legend := p.legend(300)
+	if !strings.Contains(legend, "□ "+api.MapPlanned) || !strings.Contains(legend, "■ "+api.MapPlaced+" 1/4") {
+		t.Errorf("the legend: %q", legend)
+	}
+}

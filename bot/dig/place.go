@@ -48,6 +48,10 @@ var replaceable = map[string]bool{
 	"glow_lichen": true, "fire": true, "soul_fire": true, "structure_void": true,
 }
 
+// Replaceable says a placement replaces the named block without digging it
+// first (the building tools ask before they dig).
+func Replaceable(name string) bool { return replaceable[name] }
+
 // interactive says whether right-clicking the block uses it (opens,
 // flips, presses) rather than placing against it, so the bot does not
 // place against such blocks.

@@ -4,9 +4,9 @@
 // nothing of them; main and the console register them with Register.
 //
 // One file per family of tools (connection, perception, surroundings, map,
-// chat, inventory, craft, chest, combat, dig, move, sleep, obtain, places); the
-// helpers
-// more than one family uses are in helpers.go.
+// chat, inventory, craft, chest, combat, dig, move, sleep, obtain, places,
+// material, build); the helpers more than one family uses are in
+// helpers.go.
 package tools
 
 import (
@@ -30,6 +30,8 @@ type Tools struct {
 	care *care
 
 	mu sync.Mutex
+	// builds is the building tools' plans, operations and journal.
+	builds *builds
 	// mem is what the tools remember of the session the bot is in (mc_map's
 	// columns, whether the first chunks were waited for); it goes with
 	// the session.
@@ -61,7 +63,7 @@ type session struct {
 // Register adds the bot's tools, driving cl, to the catalog. host is the
 // dispatcher the calls run on (mc_status lists its running calls).
 func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
-	t := &Tools{cl: cl, host: host, emit: func(string, string, any) {}, catalog: c, care: newCare()}
+	t := &Tools{cl: cl, host: host, emit: func(string, string, any) {}, catalog: c, care: newCare(), builds: newBuilds()}
 	if bus := host.Events(); bus != nil {
 		t.emit = bus.Emit
 	}
@@ -80,6 +82,8 @@ func Register(c *protocol.Catalog, cl *bot.Client, host bot.Host) *Tools {
 	t.registerDig(c)
 	t.registerMovement(c)
 	t.registerSleep(c)
+	t.registerMaterial(c)
+	t.registerBuild(c)
 	t.registerPlaces(c)
 	t.registerObtain(c)
 	t.registerBehavior(c)
