@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net"
@@ -41,7 +42,7 @@ func (g *backoffGate) next(t *testing.T) time.Duration {
 	select {
 	case d := <-g.waits:
 		return d
-	case <-time.After(10 * time.Second):
+	case <-bound(t).Done():
 		t.Fatal("the bot did not start waiting to reconnect")
 		return 0
 	}
@@ -374,4 +375,14 @@ func TestReconnectAfterASilentServer(t *testing.T) {
 	}
 	g.fire <- time.Now()
 	rec.Wait(t, "mc_reconnected")
+}
+
+// bound ends with the test binary's deadline (less testctx's margin for
+// the report): a wait for a condition that never comes fails there with
+// its own message, never at a guess in seconds a loaded machine misses.
+func bound(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := testctx.New(t)
+	t.Cleanup(cancel)
+	return ctx
 }

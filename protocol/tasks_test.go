@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 )
 
 // manualClock is a Clock the test fires by hand: each After announces its
@@ -27,7 +29,7 @@ func (c *manualClock) fire(t *testing.T) {
 	select {
 	case ch := <-c.armed:
 		ch <- time.Time{}
-	case <-time.After(10 * time.Second):
+	case <-bound(t).Done():
 		t.Fatal("no call armed a wait timer")
 	}
 }
@@ -75,7 +77,7 @@ func await[T any](t *testing.T, ch <-chan T, what string) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(10 * time.Second):
+	case <-bound(t).Done():
 		t.Fatalf("never saw %s", what)
 	}
 	var zero T
@@ -264,8 +266,18 @@ func TestTheSidecarAnswersALongCallEarlyAndSendsItsEnd(t *testing.T) {
 				t.Fatalf("stdout %s, want %s", line, want)
 			}
 			return
-		case <-time.After(10 * time.Second):
+		case <-bound(t).Done():
 			t.Fatal("no mc_task_done on stdout")
 		}
 	}
+}
+
+// bound ends with the test binary's deadline (less testctx's margin for
+// the report): a wait for a condition that never comes fails there with
+// its own message, never at a guess in seconds a loaded machine misses.
+func bound(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := testctx.New(t)
+	t.Cleanup(cancel)
+	return ctx
 }

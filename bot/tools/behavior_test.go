@@ -6,7 +6,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/blockmate/blockmate/internal/testkit/testctx"
 
 	"github.com/blockmate/blockmate/bot"
 	"github.com/blockmate/blockmate/bot/mcdata"
@@ -19,7 +20,7 @@ import (
 // event catalog.
 func nextBehavior(t *testing.T, ch <-chan protocol.Event) protocol.Event {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := bound(t).Done()
 	for {
 		select {
 		case ev := <-ch:
@@ -241,4 +242,14 @@ func TestABrokenToolIsReplacedInHand(t *testing.T) {
 	if held := sw.w.Inventory().View().Held().Name; held != "stone_pickaxe" {
 		t.Errorf("the bot holds %q, want the stone pickaxe (the best pickaxe left)", held)
 	}
+}
+
+// bound ends with the test binary's deadline (less testctx's margin for
+// the report): a wait for a condition that never comes fails there with
+// its own message, never at a guess in seconds a loaded machine misses.
+func bound(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := testctx.New(t)
+	t.Cleanup(cancel)
+	return ctx
 }
