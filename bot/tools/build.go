@@ -332,6 +332,16 @@ func posArg(a protocol.Args, name string) (build.Pos, error) {
 	return build.Pos{X: *p.X, Y: *p.Y, Z: *p.Z}, nil
 }
 
+// boxArg reads the min and max corners of a box argument pair, as
+// mc_region_inspect and mc_schematic_export take them.
+func boxArg(a protocol.Args) (lo, hi build.Pos, err error) {
+	if lo, err = posArg(a, "min"); err != nil {
+		return lo, hi, err
+	}
+	hi, err = posArg(a, "max")
+	return lo, hi, err
+}
+
 // readerOf is the world reader of the session: the loaded chunks as they
 // are now.
 func readerOf(w *session) build.Reader {
@@ -372,11 +382,7 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 			if err != nil {
 				return nil, err
 			}
-			lo, err := posArg(a, "min")
-			if err != nil {
-				return nil, err
-			}
-			hi, err := posArg(a, "max")
+			lo, hi, err := boxArg(a)
 			if err != nil {
 				return nil, err
 			}
@@ -606,11 +612,7 @@ func (t *Tools) registerBuild(c *protocol.Catalog) {
 			if err != nil {
 				return nil, err
 			}
-			lo, err := posArg(a, "min")
-			if err != nil {
-				return nil, err
-			}
-			hi, err := posArg(a, "max")
+			lo, hi, err := boxArg(a)
 			if err != nil {
 				return nil, err
 			}
