@@ -61,24 +61,32 @@ func newDigWorld(t *testing.T, proto int32, clock *core.ManualClock) (*scriptedW
 			if p != mcdata.ServerboundPlayBlockDig {
 				continue
 			}
-			d := digPacket{status: r.VarInt()}
-			v := r.Int64()
-			d.pos = codec.BlockPos{X: int(v >> 38), Y: int(v << 52 >> 52), Z: int(v << 26 >> 38)}
-			_ = r.Int8()
-			d.seq = r.VarInt()
-			if d.status == codec.ActionStopDigging {
-				f.Send(mcdata.ClientboundPlayBlockChange, func(w *wire.Writer) {
-					w.Int64(int64(d.pos.X&0x3ffffff)<<38 | int64(d.pos.Z&0x3ffffff)<<12 | int64(d.pos.Y&0xfff))
-					w.VarInt(0)
-				})
-			}
-			f.Send(mcdata.ClientboundPlayAcknowledgePlayerDigging, func(w *wire.Writer) { w.VarInt(d.seq) })
+			d := answerDig(f, r)
 			digs <- d
 		}
 	})
 	opts := bot.Options{Clock: clock}
 	sw.start(t, proto, opts)
 	return sw, digs
+}
+
+// answerDig reads a player_action the bot sent and answers it as the
+// game does: a finished dig turns the block to air, and every action's
+// sequence is acknowledged.
+func answerDig(f *fakeServer, r *wire.Reader) digPacket {
+	d := digPacket{status: r.VarInt()}
+	v := r.Int64()
+	d.pos = codec.BlockPos{X: int(v >> 38), Y: int(v << 52 >> 52), Z: int(v << 26 >> 38)}
+	_ = r.Int8()
+	d.seq = r.VarInt()
+	if d.status == codec.ActionStopDigging {
+		f.Send(mcdata.ClientboundPlayBlockChange, func(w *wire.Writer) {
+			w.Int64(int64(d.pos.X&0x3ffffff)<<38 | int64(d.pos.Z&0x3ffffff)<<12 | int64(d.pos.Y&0xfff))
+			w.VarInt(0)
+		})
+	}
+	f.Send(mcdata.ClientboundPlayAcknowledgePlayerDigging, func(w *wire.Writer) { w.VarInt(d.seq) })
+	return d
 }
 
 // tickUntil ticks the clock until cond, counting the ticks. Each Tick

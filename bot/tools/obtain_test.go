@@ -13,7 +13,6 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/mcdata"
 	"github.com/blockmate/blockmate/bot/plan"
-	"github.com/blockmate/blockmate/bot/wire"
 	blocks "github.com/blockmate/blockmate/bot/world"
 	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 	"github.com/blockmate/blockmate/protocol"
@@ -54,18 +53,7 @@ func newObtainWorld(t *testing.T, proto int32, clock *core.ManualClock) (*script
 			if p != mcdata.ServerboundPlayBlockDig {
 				continue
 			}
-			d := digPacket{status: r.VarInt()}
-			v := r.Int64()
-			d.pos = codec.BlockPos{X: int(v >> 38), Y: int(v << 52 >> 52), Z: int(v << 26 >> 38)}
-			_ = r.Int8()
-			d.seq = r.VarInt()
-			if d.status == codec.ActionStopDigging {
-				f.Send(mcdata.ClientboundPlayBlockChange, func(w *wire.Writer) {
-					w.Int64(int64(d.pos.X&0x3ffffff)<<38 | int64(d.pos.Z&0x3ffffff)<<12 | int64(d.pos.Y&0xfff))
-					w.VarInt(0)
-				})
-			}
-			f.Send(mcdata.ClientboundPlayAcknowledgePlayerDigging, func(w *wire.Writer) { w.VarInt(d.seq) })
+			d := answerDig(f, r)
 			if d.status == codec.ActionStopDigging {
 				logs++
 				f.SetSlot(0, 10+logs, 36, fstack("oak_log", logs))
