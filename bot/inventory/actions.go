@@ -9,6 +9,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/menu"
 )
 
 // ResolveItem turns what a caller calls an item ("oak_log",
@@ -101,7 +102,7 @@ func (inv *Inventory) Equip(ctx context.Context, name string, e Equipment) (Equi
 	if e == "" {
 		e = Hand
 		probe := func(s int) {
-			if w, ok := wornOn(v.Slots[s]); ok {
+			if w, ok := menu.WornOn(v.Slots[s]); ok {
 				e = w
 			}
 		}
@@ -119,7 +120,7 @@ func (inv *Inventory) Equip(ctx context.Context, name string, e Equipment) (Equi
 	case OffHand:
 		target = SlotOffhand
 	case Head, Chest, Legs, Feet:
-		target, _ = armourSlot(e)
+		target, _ = menu.ArmourSlot(e)
 	default:
 		return EquipResult{}, fmt.Errorf("%q is not a place to equip to; use hand, off_hand, head, chest, legs or feet", e)
 	}
@@ -143,8 +144,8 @@ func (inv *Inventory) Equip(ctx context.Context, name string, e Equipment) (Equi
 			}
 		}
 	}
-	if _, ok := armourSlot(e); ok {
-		if w, wearable := wornOn(v.Slots[from]); !wearable || w != e {
+	if _, ok := menu.ArmourSlot(e); ok {
+		if w, wearable := menu.WornOn(v.Slots[from]); !wearable || w != e {
 			return EquipResult{Reason: fmt.Sprintf("%s is not worn on the %s", name, e), Slot: from, From: from, View: v}, nil
 		}
 	}
@@ -221,7 +222,7 @@ func (inv *Inventory) putCursorDown(ctx context.Context) error {
 		}
 		to := -1
 		for _, s := range carried[:len(carried)-1] {
-			if st := v.Slots[s]; sameItem(st, c) && st.Count < maxStack(inv.game, st) {
+			if st := v.Slots[s]; menu.SameItem(st, c) && st.Count < menu.MaxStack(inv.game, st) {
 				to = s
 				break
 			}

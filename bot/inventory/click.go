@@ -9,6 +9,7 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/menu"
 	"github.com/blockmate/blockmate/bot/wire"
 )
 
@@ -130,7 +131,7 @@ func (inv *Inventory) click(ctx context.Context, c Click) (ClickResult, error) {
 		inv.mu.Unlock()
 		return ClickResult{}, fmt.Errorf("click mode %d, button %d is not a click the game knows", c.Mode, c.Button)
 	}
-	p := &predictor{g: inv.game, window: c.Window, slots: st.windowSlots(c.Window), cursor: st.cursor, offhand: st.inv[invOffhand]}
+	p := &predictor{g: inv.game, window: c.Window, slots: st.windowSlots(c.Window), cursor: st.cursor, offhand: st.inv[menu.InvOffhand]}
 	if c.Window != 0 {
 		p.menu = st.open.menu
 	}
@@ -138,16 +139,16 @@ func (inv *Inventory) click(ctx context.Context, c Click) (ClickResult, error) {
 	p.click(c.Slot, c.Button, c.Mode)
 	var want []expected
 	for i, s := range p.slots {
-		if !equalStacks(s, before[i]) {
+		if !menu.EqualStacks(s, before[i]) {
 			l := st.locOf(c.Window, i)
 			want = append(want, expected{l, st.rev(l)})
 		}
 	}
 	if p.offhandChanged {
-		l := loc{locInv, invOffhand}
+		l := loc{locInv, menu.InvOffhand}
 		want = append(want, expected{l, st.rev(l)})
 	}
-	if !equalStacks(p.cursor, st.cursor) {
+	if !menu.EqualStacks(p.cursor, st.cursor) {
 		l := loc{locCursor, 0}
 		want = append(want, expected{l, st.rev(l)})
 	}
@@ -244,8 +245,8 @@ func (inv *Inventory) swapHands(ctx context.Context) (ClickResult, error) {
 	inv.mu.Lock()
 	st := &inv.st
 	var want []expected
-	if main, off := st.inv[st.held], st.inv[invOffhand]; !equalStacks(main, off) {
-		for _, i := range []int{st.held, invOffhand} {
+	if main, off := st.inv[st.held], st.inv[menu.InvOffhand]; !menu.EqualStacks(main, off) {
+		for _, i := range []int{st.held, menu.InvOffhand} {
 			l := loc{locInv, i}
 			want = append(want, expected{l, st.rev(l)})
 		}
@@ -291,12 +292,12 @@ func (inv *Inventory) dropHeld(all bool) (item.Stack, error) {
 	}
 	inv.mu.Lock()
 	l := loc{locInv, inv.st.held}
-	if cur := inv.st.get(l); sameItem(cur, held) {
-		inv.st.set(l, withCount(cur, cur.Count-n))
+	if cur := inv.st.get(l); menu.SameItem(cur, held) {
+		inv.st.set(l, menu.WithCount(cur, cur.Count-n))
 	}
 	inv.mu.Unlock()
 	inv.changed.Broadcast()
-	return withCount(held, n), nil
+	return menu.WithCount(held, n), nil
 }
 
 // playerAction sends a player action that names no block (drop, swap

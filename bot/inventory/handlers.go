@@ -8,6 +8,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/item"
+	"github.com/blockmate/blockmate/bot/menu"
 	"github.com/blockmate/blockmate/bot/wire"
 )
 
@@ -143,7 +144,7 @@ func (inv *Inventory) setSlot(r *wire.Reader) error {
 		case s.Window == codec.WindowCursor:
 			inv.write(st, loc{locCursor, 0}, s.Item, p)
 		case s.Window == codec.WindowInventory:
-			if s.Slot >= 0 && int(s.Slot) < invSize {
+			if s.Slot >= 0 && int(s.Slot) < menu.InvSize {
 				inv.write(st, loc{locInv, int(s.Slot)}, s.Item, p)
 			}
 		case st.open == nil && st.closed != nil && st.closed.id == s.Window:
@@ -151,7 +152,7 @@ func (inv *Inventory) setSlot(r *wire.Reader) error {
 			// shift-click's destination comes after its source): the
 			// player's part of it is the inventory's; the rest is gone.
 			// What it brings was the bot's already: no pick-up.
-			if i := st.closed.menu.playerPartOf(int(s.Slot)); i >= 0 {
+			if i := st.closed.menu.PlayerPartOf(int(s.Slot)); i >= 0 {
 				inv.write(st, loc{locInv, i}, s.Item, nil)
 			}
 		case s.Window == 0 || (st.open != nil && st.open.id == s.Window):
@@ -188,7 +189,7 @@ func (inv *Inventory) setPlayerInventory(r *wire.Reader) error {
 		return nil
 	}
 	inv.update(func(st *state, p pickups) {
-		if s.Slot >= 0 && s.Slot < invSize {
+		if s.Slot >= 0 && s.Slot < menu.InvSize {
 			inv.write(st, loc{locInv, int(s.Slot)}, s.Item, p)
 		}
 	})

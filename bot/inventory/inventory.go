@@ -38,6 +38,7 @@ import (
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/menu"
 )
 
 // AnswerTicks is how many ticks (at 20 a second) an action waits for the
@@ -87,7 +88,7 @@ type state struct {
 	// synced is true once the server has sent window 0 whole.
 	synced  bool
 	stateID int32
-	inv     [invSize]item.Stack
+	inv     [menu.InvSize]item.Stack
 	craft   [5]item.Stack
 	cursor  item.Stack
 	held    int
@@ -110,7 +111,7 @@ type state struct {
 
 	// Revisions: each server write to a place bumps its counter, which is
 	// how an action knows the server has answered.
-	invRev    [invSize]uint64
+	invRev    [menu.InvSize]uint64
 	craftRev  [5]uint64
 	cursorRev uint64
 }

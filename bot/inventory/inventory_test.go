@@ -9,6 +9,7 @@ import (
 
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/menu"
 	"github.com/blockmate/blockmate/bot/wire"
 	"github.com/blockmate/blockmate/internal/testkit/fakeserver"
 )
@@ -420,7 +421,7 @@ func TestWindowItemsFixture(t *testing.T) {
 			w.srv.Send(mcdata.ClientboundPlayWindowItems, func(out *wire.Writer) { out.Raw(raw) })
 			v := w.wait("the contents", func(v View) bool { return v.Synced })
 			for i, s := range want {
-				if !equalStacks(v.Slots[i], s) || v.Slots[i].Name != s.Name || len(v.Slots[i].Components) != len(s.Components) {
+				if !menu.EqualStacks(v.Slots[i], s) || v.Slots[i].Name != s.Name || len(v.Slots[i].Components) != len(s.Components) {
 					t.Errorf("slot %d: %d×%s, want %d×%s", i, v.Slots[i].Count, v.Slots[i].Name, s.Count, s.Name)
 				}
 			}

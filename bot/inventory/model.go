@@ -5,6 +5,7 @@ package inventory
 
 import (
 	"github.com/blockmate/blockmate/bot/item"
+	"github.com/blockmate/blockmate/bot/menu"
 )
 
 func (st *state) get(l loc) item.Stack {
@@ -70,7 +71,7 @@ func (st *state) locOf(window int32, slot int) loc {
 		case slot >= SlotCraftResult && slot < SlotHead:
 			return loc{locCraft, slot}
 		case slot >= SlotHead && slot < PlayerSlots:
-			return loc{locInv, inventoryOfWindowSlot(slot)}
+			return loc{locInv, menu.InventoryOfWindowSlot(slot)}
 		}
 		return loc{}
 	}
@@ -81,7 +82,7 @@ func (st *state) locOf(window int32, slot int) loc {
 	if slot < len(c.own) {
 		return loc{locOwn, slot}
 	}
-	if i := c.menu.playerPartOf(slot); i >= 0 {
+	if i := c.menu.PlayerPartOf(slot); i >= 0 {
 		return loc{locInv, i}
 	}
 	if t := slot - len(c.own) - 36; !c.menu.NoPlayer && t >= 0 && t < len(c.trail) {

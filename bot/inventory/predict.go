@@ -4,6 +4,7 @@ import (
 	"github.com/blockmate/blockmate/bot/codec"
 	"github.com/blockmate/blockmate/bot/item"
 	"github.com/blockmate/blockmate/bot/mcdata"
+	"github.com/blockmate/blockmate/bot/menu"
 )
 
 // predictor plays a click on a copy of a window the way the game's click
@@ -40,8 +41,8 @@ func (p *predictor) mayPlace(i int, s item.Stack) bool {
 		return false
 	}
 	if p.window == 0 && i >= SlotHead && i <= SlotFeet {
-		e, ok := wornOn(s)
-		want, _ := armourSlot(e)
+		e, ok := menu.WornOn(s)
+		want, _ := menu.ArmourSlot(e)
 		return ok && want == i
 	}
 	return true
@@ -52,7 +53,7 @@ func (p *predictor) slotMax(i int, s item.Stack) int32 {
 	if p.window == 0 && i >= SlotHead && i <= SlotFeet {
 		return 1
 	}
-	return maxStack(p.g, s)
+	return menu.MaxStack(p.g, s)
 }
 
 func (p *predictor) inRange(i int) bool { return i >= 0 && i < len(p.slots) }
@@ -78,7 +79,7 @@ func (p *predictor) click(slot, button, mode int) {
 			if button == 1 || p.isResult(slot) {
 				take = s.Count
 			}
-			p.slots[slot] = withCount(s, s.Count-take)
+			p.slots[slot] = menu.WithCount(s, s.Count-take)
 		}
 	}
 }
@@ -93,7 +94,7 @@ func (p *predictor) pickup(slot, button int) {
 			if button == 0 {
 				p.cursor = item.Stack{}
 			} else {
-				p.cursor = withCount(c, c.Count-1)
+				p.cursor = menu.WithCount(c, c.Count-1)
 			}
 		}
 		return
@@ -111,8 +112,8 @@ func (p *predictor) pickup(slot, button int) {
 		if button == 1 && !p.isResult(slot) {
 			take = (s.Count + 1) / 2
 		}
-		p.cursor = withCount(s, take)
-		p.slots[slot] = withCount(s, s.Count-take)
+		p.cursor = menu.WithCount(s, take)
+		p.slots[slot] = menu.WithCount(s, s.Count-take)
 	case p.mayPlace(slot, c):
 		put := c.Count
 		if button == 1 {
@@ -121,22 +122,22 @@ func (p *predictor) pickup(slot, button int) {
 		switch {
 		case s.Empty():
 			put = min(put, p.slotMax(slot, c))
-			p.slots[slot] = withCount(c, put)
-			p.cursor = withCount(c, c.Count-put)
-		case sameItem(s, c):
+			p.slots[slot] = menu.WithCount(c, put)
+			p.cursor = menu.WithCount(c, c.Count-put)
+		case menu.SameItem(s, c):
 			put = min(put, p.slotMax(slot, c)-s.Count)
 			if put > 0 {
-				p.slots[slot] = withCount(s, s.Count+put)
-				p.cursor = withCount(c, c.Count-put)
+				p.slots[slot] = menu.WithCount(s, s.Count+put)
+				p.cursor = menu.WithCount(c, c.Count-put)
 			}
 		case c.Count <= p.slotMax(slot, c):
 			p.slots[slot], p.cursor = c, s
 		}
-	case sameItem(s, c):
+	case menu.SameItem(s, c):
 		// A slot that takes nothing (a result) gives all it has or
 		// nothing (Slot.tryRemove without modification rights).
-		if room := maxStack(p.g, c) - c.Count; s.Count <= room {
-			p.cursor = withCount(c, c.Count+s.Count)
+		if room := menu.MaxStack(p.g, c) - c.Count; s.Count <= room {
+			p.cursor = menu.WithCount(c, c.Count+s.Count)
 			p.slots[slot] = item.Stack{}
 		}
 	}
@@ -161,13 +162,13 @@ func (p *predictor) moveTo(s item.Stack, start, end int, reverse bool) item.Stac
 			}
 		}
 	}
-	if maxStack(p.g, s) > 1 {
+	if menu.MaxStack(p.g, s) > 1 {
 		for i := range order {
 			if s.Empty() {
 				break
 			}
 			d := p.slots[i]
-			if !sameItem(d, s) {
+			if !menu.SameItem(d, s) {
 				continue
 			}
 			room := p.slotMax(i, s) - d.Count
@@ -175,8 +176,8 @@ func (p *predictor) moveTo(s item.Stack, start, end int, reverse bool) item.Stac
 				continue
 			}
 			n := min(room, s.Count)
-			p.slots[i] = withCount(d, d.Count+n)
-			s = withCount(s, s.Count-n)
+			p.slots[i] = menu.WithCount(d, d.Count+n)
+			s = menu.WithCount(s, s.Count-n)
 		}
 	}
 	for i := range order {
@@ -187,8 +188,8 @@ func (p *predictor) moveTo(s item.Stack, start, end int, reverse bool) item.Stac
 			continue
 		}
 		n := min(p.slotMax(i, s), s.Count)
-		p.slots[i] = withCount(s, n)
-		s = withCount(s, s.Count-n)
+		p.slots[i] = menu.WithCount(s, n)
+		s = menu.WithCount(s, s.Count-n)
 		break // the game fills one empty slot and stops
 	}
 	return s
@@ -215,8 +216,8 @@ func (p *predictor) quickMoveOnce(i int) (item.Stack, bool) {
 	p.slots[i] = item.Stack{}
 	var left item.Stack
 	if p.window == 0 {
-		e, wearable := wornOn(s)
-		armour, _ := armourSlot(e)
+		e, wearable := menu.WornOn(s)
+		armour, _ := menu.ArmourSlot(e)
 		switch {
 		case i == SlotCraftResult:
 			p.craftGridUsed(SlotCraftFirst, SlotHead)
@@ -279,7 +280,7 @@ func (p *predictor) quickMoveOnce(i int) (item.Stack, bool) {
 func (p *predictor) craftGridUsed(from, to int) {
 	for i := from; i < to && i < len(p.slots); i++ {
 		if s := p.slots[i]; !s.Empty() {
-			p.slots[i] = withCount(s, s.Count-1)
+			p.slots[i] = menu.WithCount(s, s.Count-1)
 		}
 	}
 }
@@ -325,8 +326,8 @@ func (p *predictor) swap(slot, button int) {
 	case here.Empty():
 		n := p.slotMax(slot, src)
 		if src.Count > n {
-			p.slots[slot] = withCount(src, n)
-			put(withCount(src, src.Count-n))
+			p.slots[slot] = menu.WithCount(src, n)
+			put(menu.WithCount(src, src.Count-n))
 		} else {
 			p.slots[slot] = src
 			put(item.Stack{})

@@ -9,6 +9,7 @@ import (
 	"github.com/blockmate/blockmate/bot/chat"
 	"github.com/blockmate/blockmate/bot/core"
 	"github.com/blockmate/blockmate/bot/item"
+	"github.com/blockmate/blockmate/bot/menu"
 )
 
 // View is the inventory at one moment, as the server has it.
@@ -89,7 +90,7 @@ func (v View) Offhand() item.Stack { return v.Slots[SlotOffhand] }
 
 // Worn is the armour piece on e (Head, Chest, Legs or Feet).
 func (v View) Worn(e Equipment) item.Stack {
-	if s, ok := armourSlot(e); ok {
+	if s, ok := menu.ArmourSlot(e); ok {
 		return v.Slots[s]
 	}
 	return item.Stack{}
@@ -176,7 +177,7 @@ func (v View) FindIn(window int32, name string) []int {
 	}
 	var out []int
 	for _, s := range v.Find(name) {
-		if ws := c.Menu.windowSlotOf(inventoryOfWindowSlot(s)); ws >= 0 {
+		if ws := c.Menu.WindowSlotOf(menu.InventoryOfWindowSlot(s)); ws >= 0 {
 			out = append(out, ws)
 		}
 	}

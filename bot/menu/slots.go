@@ -1,4 +1,4 @@
-package inventory
+package menu
 
 // The player's inventory window (window 0, the game's InventoryMenu)
 // numbers its 46 slots like this; every slot number this package takes or
@@ -25,42 +25,42 @@ const (
 // 0–8 the hotbar, 9–35 the main inventory, 36–39 armour from feet to head,
 // 40 the off-hand.
 const (
-	invHotbarFirst = 0
-	invMainFirst   = 9
-	invFeet        = 36
-	invHead        = 39
-	invOffhand     = 40
-	invSize        = 41
+	InvHotbarFirst = 0
+	InvMainFirst   = 9
+	InvFeet        = 36
+	InvHead        = 39
+	InvOffhand     = 40
+	InvSize        = 41
 )
 
-// windowSlotOfInventory maps an Inventory index to window 0's slot, -1 for
+// WindowSlotOfInventory maps an Inventory index to window 0's slot, -1 for
 // none.
-func windowSlotOfInventory(i int) int {
+func WindowSlotOfInventory(i int) int {
 	switch {
-	case i >= invHotbarFirst && i < invMainFirst:
+	case i >= InvHotbarFirst && i < InvMainFirst:
 		return SlotHotbarFirst + i
-	case i >= invMainFirst && i < invFeet:
+	case i >= InvMainFirst && i < InvFeet:
 		return i
-	case i >= invFeet && i <= invHead:
-		return SlotFeet - (i - invFeet)
-	case i == invOffhand:
+	case i >= InvFeet && i <= InvHead:
+		return SlotFeet - (i - InvFeet)
+	case i == InvOffhand:
 		return SlotOffhand
 	}
 	return -1
 }
 
-// inventoryOfWindowSlot maps a window-0 slot to the Inventory index, -1 for
+// InventoryOfWindowSlot maps a window-0 slot to the Inventory index, -1 for
 // the crafting slots and anything else.
-func inventoryOfWindowSlot(s int) int {
+func InventoryOfWindowSlot(s int) int {
 	switch {
 	case s >= SlotHead && s <= SlotFeet:
-		return invFeet + (SlotFeet - s)
+		return InvFeet + (SlotFeet - s)
 	case s >= SlotMainFirst && s < SlotHotbarFirst:
 		return s
 	case s >= SlotHotbarFirst && s < SlotOffhand:
 		return s - SlotHotbarFirst
 	case s == SlotOffhand:
-		return invOffhand
+		return InvOffhand
 	}
 	return -1
 }
@@ -72,28 +72,28 @@ func HotbarSlot(i int) int { return SlotHotbarFirst + i }
 // inventory, then the hotbar, right after the container's own slots: these
 // map between such a window's slots and the Inventory's.
 
-// playerPartOf maps a container window's slot to the Inventory index, -1
+// PlayerPartOf maps a container window's slot to the Inventory index, -1
 // for the container's own slots.
-func (m Menu) playerPartOf(s int) int {
+func (m Menu) PlayerPartOf(s int) int {
 	if m.NoPlayer || s < m.Slots || s >= m.Slots+36 {
 		return -1
 	}
 	rel := s - m.Slots
 	if rel < 27 {
-		return invMainFirst + rel
+		return InvMainFirst + rel
 	}
 	return rel - 27
 }
 
-// windowSlotOf maps an Inventory index to the container window's slot, -1
+// WindowSlotOf maps an Inventory index to the container window's slot, -1
 // when the window does not show it (armour, the off-hand).
-func (m Menu) windowSlotOf(i int) int {
+func (m Menu) WindowSlotOf(i int) int {
 	switch {
 	case m.NoPlayer:
 		return -1
-	case i >= invMainFirst && i < invFeet:
-		return m.Slots + i - invMainFirst
-	case i >= invHotbarFirst && i < invMainFirst:
+	case i >= InvMainFirst && i < InvFeet:
+		return m.Slots + i - InvMainFirst
+	case i >= InvHotbarFirst && i < InvMainFirst:
 		return m.Slots + 27 + i
 	}
 	return -1
@@ -111,8 +111,8 @@ const (
 	Feet    Equipment = "feet"
 )
 
-// armourSlot is window 0's slot for an armour piece's place.
-func armourSlot(e Equipment) (int, bool) {
+// ArmourSlot is window 0's slot for an armour piece's place.
+func ArmourSlot(e Equipment) (int, bool) {
 	switch e {
 	case Head:
 		return SlotHead, true

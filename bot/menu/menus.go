@@ -1,4 +1,9 @@
-package inventory
+// Package menu holds the facts about the game's container windows that the
+// bot's inventory and the practice server's rules share: the menu registry
+// with each window's slot layout, the player inventory's two numberings, and
+// when two stacks merge or how many fit in a slot. It is a leaf package (item
+// and mcdata only) so a server can import it without the bot's session code.
+package menu
 
 // Menu is one container type of the game's built-in minecraft:menu
 // registry, which open_window names by id.
@@ -63,16 +68,16 @@ var menus = []Menu{
 	{ID: 24, Name: "stonecutter", Slots: 2, Result: 1},
 }
 
-// MenuByID returns the menu type with that registry id.
-func MenuByID(id int32) (Menu, bool) {
+// ByID returns the menu type with that registry id.
+func ByID(id int32) (Menu, bool) {
 	if id < 0 || int(id) >= len(menus) {
 		return Menu{}, false
 	}
 	return menus[id], true
 }
 
-// MenuByName returns the menu type with that name ("minecraft:" optional).
-func MenuByName(name string) (Menu, bool) {
+// ByName returns the menu type with that name ("minecraft:" optional).
+func ByName(name string) (Menu, bool) {
 	for _, m := range menus {
 		if m.Name == name || "minecraft:"+m.Name == name {
 			return m, true
@@ -81,5 +86,5 @@ func MenuByName(name string) (Menu, bool) {
 	return Menu{}, false
 }
 
-// Menus lists the menu types in registry order.
-func Menus() []Menu { return append([]Menu(nil), menus...) }
+// All lists the menu types in registry order.
+func All() []Menu { return append([]Menu(nil), menus...) }

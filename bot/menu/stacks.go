@@ -1,4 +1,4 @@
-package inventory
+package menu
 
 import (
 	"bytes"
@@ -9,9 +9,9 @@ import (
 	"github.com/blockmate/blockmate/bot/protodef"
 )
 
-// sameItem reports whether two stacks can merge: the same item with the
+// SameItem reports whether two stacks can merge: the same item with the
 // same component patch (the game's isSameItemSameComponents).
-func sameItem(a, b item.Stack) bool {
+func SameItem(a, b item.Stack) bool {
 	if a.Empty() || b.Empty() || a.ID != b.ID || len(a.Components) != len(b.Components) || len(a.Removed) != len(b.Removed) {
 		return false
 	}
@@ -28,17 +28,17 @@ func sameItem(a, b item.Stack) bool {
 	return true
 }
 
-// equalStacks reports whether two stacks are the same, counts included;
+// EqualStacks reports whether two stacks are the same, counts included;
 // all empty stacks are equal.
-func equalStacks(a, b item.Stack) bool {
+func EqualStacks(a, b item.Stack) bool {
 	if a.Empty() || b.Empty() {
 		return a.Empty() == b.Empty()
 	}
-	return a.Count == b.Count && sameItem(a, b)
+	return a.Count == b.Count && SameItem(a, b)
 }
 
-// withCount is s holding n items (empty for n ≤ 0).
-func withCount(s item.Stack, n int32) item.Stack {
+// WithCount is s holding n items (empty for n ≤ 0).
+func WithCount(s item.Stack, n int32) item.Stack {
 	if n <= 0 {
 		return item.Stack{}
 	}
@@ -46,9 +46,9 @@ func withCount(s item.Stack, n int32) item.Stack {
 	return s
 }
 
-// maxStack is how many of s's item fit in one slot: the stack's own
+// MaxStack is how many of s's item fit in one slot: the stack's own
 // max_stack_size, else the item's from the static data, else 64.
-func maxStack(g *mcdata.GameData, s item.Stack) int32 {
+func MaxStack(g *mcdata.GameData, s item.Stack) int32 {
 	if n, ok := s.MaxStackSize(); ok && n > 0 {
 		return n
 	}
@@ -60,16 +60,16 @@ func maxStack(g *mcdata.GameData, s item.Stack) int32 {
 	return 64
 }
 
-// wornOn says where an item is worn, if anywhere. A stack's own equippable
+// WornOn says where an item is worn, if anywhere. A stack's own equippable
 // component decides first (1.21.2+); otherwise the item's name does, since
 // the static data has no equipment slots: helmets, chestplates, leggings,
 // boots, the elytra, carved pumpkins and mob heads, as in the game's item
 // registrations.
-func wornOn(s item.Stack) (Equipment, bool) {
+func WornOn(s item.Stack) (Equipment, bool) {
 	if c, ok := s.Component("equippable"); ok {
 		if v, err := c.Decode(); err == nil {
 			if slot, ok := v.Field("slot"); ok {
-				switch e := equipmentOfSlot(slot); e {
+				switch e := EquipmentOfSlot(slot); e {
 				case Head, Chest, Legs, Feet:
 					return e, true
 				case "":
@@ -93,10 +93,10 @@ func wornOn(s item.Stack) (Equipment, bool) {
 	return "", false
 }
 
-// equipmentOfSlot reads the equippable component's slot (an EquipmentSlot
+// EquipmentOfSlot reads the equippable component's slot (an EquipmentSlot
 // mapper: main_hand, off_hand, feet, legs, chest, head, body, and saddle
 // from 1.21.5).
-func equipmentOfSlot(v protodef.Value) Equipment {
+func EquipmentOfSlot(v protodef.Value) Equipment {
 	switch name := v.Name(); name {
 	case "main_hand":
 		return Hand
