@@ -126,3 +126,44 @@ func (s *skillScene) obtain(item string) {
 		}
 	}
 }
+
+// TestObtainIronPickaxeGameWorld: "get me an iron pickaxe" is one call in
+// a fresh copy of the world the game made (1.21.1), from an empty
+// inventory: the dry run lists the thirteen steps of the whole road (logs,
+// planks, sticks, a table crafted and placed, a wooden pickaxe,
+// cobblestone, a furnace crafted and placed, the stone pickaxe, raw iron
+// from the ore under the ground, smelting it and the iron pickaxe at the
+// table), and the call then runs them all and answers obtained, every step
+// done, with the server's inventory of the bot matching mc_get_inventory.
+func TestObtainIronPickaxeGameWorld(t *testing.T) {
+	if testing.Short() && !peertest.InCI() {
+		t.Skip("integration test; run without -short")
+	}
+	bin := sidecartest.Build(t)
+	w := peertest.StartGameWorld(t, "1.21.1", peertest.GameWorldOptions{})
+	s := startSkillSceneIn(t, bin, w.SurvivalServer)
+
+	var plan obtainReply
+	s.call("mc_obtain", map[string]any{"item": "iron_pickaxe", "dry_run": true}, &plan)
+	kinds := map[string]bool{}
+	for _, st := range plan.Steps {
+		kinds[st.Action+" "+st.Item] = !st.Done
+	}
+	for _, want := range []string{"gather oak_log", "craft crafting_table", "place_table crafting_table", "craft wooden_pickaxe",
+		"gather cobblestone", "craft furnace", "place_furnace furnace", "craft stone_pickaxe", "gather raw_iron",
+		"smelt iron_ingot", "craft iron_pickaxe"} {
+		if !kinds[want] {
+			t.Fatalf("the dry run has no step %q to do: %s", want, plan.stepsText())
+		}
+	}
+	if plan.Obtained || len(plan.Missing) == 0 {
+		t.Fatalf("the dry run: %+v", plan)
+	}
+	if got := s.botCounts(); len(got) != 0 {
+		t.Fatalf("the dry run changed the inventory: %v", got)
+	}
+	s.obtain("iron_pickaxe")
+	if errs := w.Events("error"); len(errs) > 0 {
+		t.Errorf("the server reported errors: %+v", errs)
+	}
+}

@@ -8,6 +8,15 @@
 //
 //   node chain.js '{"host":"127.0.0.1","port":N,"username":"mf","version":"1.21.4"}'
 //
+// A second command, {"cmd":"stone_pickaxe"}, is the same chain in a world
+// the game made, with nothing placed (BenchmarkObtainVsMineflayer): the
+// script finds the nearest trunk of any log kind, the stone wherever it
+// lies (under the forest's dirt: collectblock's pathfinder digs down to it),
+// a spot for the table next to the bot, and walks back to the table for the
+// last craft, as a developer who knows these plugins would write it. Its
+// clock starts once mineflayer's chunks around the bot have loaded
+// (bot.waitForChunksToLoad) and it reports the same {"event":"chain"}.
+//
 // It reports {"event":"spawn"} once in the world; then one command line on
 // stdin, {"cmd":"chain","table":[x,y,z],"expect":[[x,y,z,"oak_log"],…]}
 // (where to put the crafting table: an air block above solid ground; the
@@ -21,7 +30,7 @@ const path = require('path')
 const { emit, exitWithParent } = require(path.join(__dirname, 'events'))
 const { dataVersion } = require(path.join(__dirname, 'versions'))
 const mineflayer = require('mineflayer')
-const { pathfinder } = require('mineflayer-pathfinder')
+const { pathfinder, goals } = require('mineflayer-pathfinder')
 const collectBlock = require('mineflayer-collectblock').plugin
 const { Vec3 } = require('vec3')
 
@@ -127,6 +136,67 @@ async function chain ({ table }) {
   return { ms: Math.round(performance.now() - start), steps }
 }
 
+// nearestLog is the nearest block of any log kind mineflayer sees.
+function nearestLog () {
+  const ids = Object.values(bot.registry.blocksByName).filter(b => b.name.endsWith('_log') && !b.name.startsWith('stripped_')).map(b => b.id)
+  const p = api('findBlock', () => bot.findBlock({ matching: ids, maxDistance: 32 }))
+  if (!p) throw new Error('mineflayer sees no log within 32 blocks')
+  return p.name
+}
+
+// tableGround is a block next to the bot to put the crafting table on:
+// solid, with air above it, not where the bot stands.
+function tableGround () {
+  const feet = bot.entity.position.floored()
+  for (const dy of [0, 1, -1]) {
+    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1], [-1, -1], [2, 0], [-2, 0], [0, 2], [0, -2]]) {
+      const at = feet.offset(dx, dy, dz)
+      const here = api('blockAt', () => bot.blockAt(at))
+      const below = api('blockAt', () => bot.blockAt(at.offset(0, -1, 0)))
+      if (here && here.name === 'air' && below && below.boundingBox === 'block') return below
+    }
+  }
+  throw new Error('no spot next to the bot for the crafting table')
+}
+
+// stonePickaxe is the chain in the game's world: 3 logs of the nearest
+// kind (12 planks: 4 for the table, 2 for 4 sticks, 3 for the wooden
+// pickaxe), the table placed beside the bot, the wooden pickaxe, 3
+// cobblestone from the nearest stone, back to the table, the stone pickaxe.
+async function stonePickaxe () {
+  const steps = []
+  const start = performance.now()
+  let t = start
+  const step = (name) => { const now = performance.now(); steps.push({ step: name, ms: Math.round(now - t) }); t = now }
+
+  const log = nearestLog()
+  const planks = log.replace(/_log$/, '_planks')
+  await collect(log, log, 3)
+  step('collect 3 ' + log)
+  await craft(planks, 12)
+  await craft('crafting_table', 1)
+  await craft('stick', 4)
+  step('craft planks, table, sticks')
+
+  const ground = tableGround()
+  const item = bot.inventory.items().find(i => i.name === 'crafting_table')
+  await api('equip', () => bot.equip(item, 'hand'))
+  await api('placeBlock', () => bot.placeBlock(ground, new Vec3(0, 1, 0)))
+  const at = ground.position.offset(0, 1, 0)
+  const tableBlock = api('blockAt', () => bot.blockAt(at))
+  if (!tableBlock || tableBlock.name !== 'crafting_table') throw new Error('the crafting table is not at ' + at)
+  step('place crafting_table')
+
+  await craft('wooden_pickaxe', 1, tableBlock)
+  step('craft wooden_pickaxe')
+  await collect('stone', 'cobblestone', 3)
+  step('collect 3 cobblestone')
+  await api('pathfinder.goto', () => bot.pathfinder.goto(new goals.GoalNear(at.x, at.y, at.z, 3)))
+  await craft('stone_pickaxe', 1, api('blockAt', () => bot.blockAt(at)))
+  step('craft stone_pickaxe')
+  return { ms: Math.round(performance.now() - start), steps }
+}
+
 bot.once('spawn', () => emit('spawn', { t: Math.round(performance.now()) }))
 bot.on('kicked', (reason) => emit('kicked', { reason: typeof reason === 'string' ? reason : JSON.stringify(reason) }))
 bot.on('error', (err) => emit('error', { message: String(err && err.message ? err.message : err) }))
@@ -144,15 +214,16 @@ rl.on('line', async (line) => {
     emit('error', { message: 'bad command line: ' + line })
     return
   }
-  if (cmd.cmd !== 'chain') {
+  if (cmd.cmd !== 'chain' && cmd.cmd !== 'stone_pickaxe') {
     emit('error', { message: 'unknown command ' + cmd.cmd })
     return
   }
-  await seen(cmd.expect)
+  if (cmd.cmd === 'chain') await seen(cmd.expect)
+  else await bot.waitForChunksToLoad()
   const started = performance.now()
   let result
   try {
-    result = Object.assign({ ok: true }, await chain(cmd))
+    result = Object.assign({ ok: true }, cmd.cmd === 'chain' ? await chain(cmd) : await stonePickaxe())
   } catch (err) {
     result = { ok: false, ms: Math.round(performance.now() - started), reason: String(err && err.message ? err.message : err) }
   }
