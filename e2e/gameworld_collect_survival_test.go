@@ -18,12 +18,7 @@ import (
 // near the spawn lies in the stone. After each collect the server's inventory holds what
 // the answer says arrived, and mc_get_inventory agrees.
 func TestGameWorldCollect(t *testing.T) {
-	if testing.Short() && !peertest.InCI() {
-		t.Skip("integration test; run without -short")
-	}
-	bin := sidecartest.Build(t)
-	w := peertest.StartGameWorld(t, "1.21.1", peertest.GameWorldOptions{})
-	s := startSkillSceneIn(t, bin, w.SurvivalServer)
+	s, w := startGameWorldScene(t)
 	g := &gameScene{skillScene: s, w: w}
 	steps := []struct {
 		name string
@@ -146,4 +141,18 @@ func (g *gameScene) collectItem(item string, count int, tool string) {
 		g.t.Errorf("the server saw the bot break %d blocks (%+v); the answer names %d", broken, digs, told)
 	}
 	g.agree(map[string]int{item: before + r.Collected})
+}
+
+// startGameWorldScene skips under -short outside CI, then starts a fresh
+// copy of the world the game made (1.21.1) on the survival plugin's
+// flying-squid and the bot through `blockmate sidecar` in it: the start of
+// every goal-level test in the game-made world.
+func startGameWorldScene(t *testing.T) (*skillScene, *peertest.GameWorld) {
+	t.Helper()
+	if testing.Short() && !peertest.InCI() {
+		t.Skip("integration test; run without -short")
+	}
+	bin := sidecartest.Build(t)
+	w := peertest.StartGameWorld(t, "1.21.1", peertest.GameWorldOptions{})
+	return startSkillSceneIn(t, bin, w.SurvivalServer), w
 }

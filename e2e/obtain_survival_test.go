@@ -5,9 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/blockmate/blockmate/internal/testkit/peertest"
-	"github.com/blockmate/blockmate/internal/testkit/sidecartest"
 )
 
 // obtainReply is mc_obtain's answer.
@@ -54,12 +51,7 @@ func (r obtainReply) stepsText() string {
 // and the server's inventory of the bot then matches mc_get_inventory item
 // for item. One server serves both.
 func TestObtainGameWorld(t *testing.T) {
-	if testing.Short() && !peertest.InCI() {
-		t.Skip("integration test; run without -short")
-	}
-	bin := sidecartest.Build(t)
-	w := peertest.StartGameWorld(t, "1.21.1", peertest.GameWorldOptions{})
-	s := startSkillSceneIn(t, bin, w.SurvivalServer)
+	s, w := startGameWorldScene(t)
 
 	var plan obtainReply
 	s.call("mc_obtain", map[string]any{"item": "stone_pickaxe", "dry_run": true}, &plan)
@@ -136,12 +128,7 @@ func (s *skillScene) obtain(item string) {
 // table), and the call then runs them all and answers obtained, every step
 // done, with the server's inventory of the bot matching mc_get_inventory.
 func TestObtainIronPickaxeGameWorld(t *testing.T) {
-	if testing.Short() && !peertest.InCI() {
-		t.Skip("integration test; run without -short")
-	}
-	bin := sidecartest.Build(t)
-	w := peertest.StartGameWorld(t, "1.21.1", peertest.GameWorldOptions{})
-	s := startSkillSceneIn(t, bin, w.SurvivalServer)
+	s, w := startGameWorldScene(t)
 
 	var plan obtainReply
 	s.call("mc_obtain", map[string]any{"item": "iron_pickaxe", "dry_run": true}, &plan)
